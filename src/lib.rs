@@ -10,6 +10,7 @@ pub mod generated;
 pub mod layout;
 pub mod math;
 pub mod quirks;
+pub mod text;
 pub mod variant;
 pub mod version;
 
@@ -19,5 +20,6 @@ pub use encode::{encode, encode_into, encoded_len};
 pub use error::{DecodeError, EncodeError};
 pub use generated::kinds::Kind;
 pub use math::*;
+pub use text::{from_text, to_text, to_text_exact, TextError};
 pub use variant::*;
 pub use version::Version;

@@ -1,6 +1,8 @@
 //! Shared helpers of the integration tests: fixture manifests, hex, and mismatch reports.
 #![allow(dead_code)]
 
+pub mod text;
+
 use std::path::{Path, PathBuf};
 
 /// The repository's `tests/fixtures` folder.

@@ -1,0 +1,117 @@
+//! Godot's text form of values: `var2str` / `str2var` (Godot 3), `var_to_str` /
+//! `str_to_var` (Godot 4), and the value syntax of `.tres` / `.tscn` files.
+//!
+//! [`to_text`] prints a value exactly as the engine of a dialect prints it (checked
+//! character for character against Godot 3.2.3 and Godot 4.3); [`from_text`] reads that
+//! syntax back, and what people write by hand; [`to_text_exact`] is a lossless variant.
+//!
+//! # What the engine's text loses
+//!
+//! The engine's text is meant for people, and it drops information. `to_text` reproduces
+//! that faithfully, so `from_text(&to_text(v, d), d)` gives back `v` only when none of these
+//! apply (use [`to_text_exact`] when you need the value back):
+//!
+//! - **Reals** are printed with 6 significant digits (`%lg`): `1.0 / 3.0` is `0.333333`,
+//!   `16777217.0` is `1.67772e+07`. `-0.0` prints as `0`. NaN payloads and the sign of NaN
+//!   are lost (Godot 3 prints `-nan`, which no parser reads).
+//! - **Godot 3 `float`s** are printed through `real_t` (single precision): `1e300` prints
+//!   `inf`, `1e-300` prints `0.0`. Godot 3 prints `-INF` as `-inf.0`, which its own `str2var`
+//!   reads as the int `0`; our parser reads it as `-inf`.
+//! - **Dictionary key order**: both engines sort keys when printing (bytes keep insertion
+//!   order), so a parsed dictionary has its keys in the engine's sort order.
+//! - **Signal** prints as `Signal()` and **Callable** as `Callable()` (no name, no object).
+//! - **RID**: Godot 3 and Pandemonium print nothing at all for an RID (the text is empty).
+//! - **Objects**: a null object prints `null` (and reads back as Nil, which is what the
+//!   engines send for a null object anyway). An object sent by id prints as the engine's
+//!   `EncodedObjectAsID` and reads back as the same id. A full object prints the properties
+//!   the bytes carried; the engine's own text also lists its script's plain variables and
+//!   any property the bytes did not carry, which a value as data cannot know.
+//! - `Array[Object]` typed by the class `Object` and by the builtin type `OBJECT` print the
+//!   same; the text reads back as the builtin form (as in the engine).
+//! - StringName, NodePath and PackedStringArray elements are escaped with `c_escape`, which
+//!   writes `\a` and `\v`; the engines read those back as `a` and `v`, we read them as the
+//!   control characters they stand for.
+//!
+//! # Leniency of [`from_text`]
+//!
+//! Besides what the engines write, the parser accepts both spacings (`Vector2( 1, 2 )`,
+//! `Vector2(1,2)`), Godot 2/3/4 names (`Quat`, `Transform`, `PoolIntArray`, `Matrix32`, …),
+//! trailing commas everywhere, `;` comments, `Color(r, g, b)`, `#rrggbb` colors, `inf`,
+//! `-inf`, `inf_neg`, `nan`, StringNames as `&"…"` or `@"…"`, NodePaths as `NodePath("…")`
+//! or `^"…"`, escapes `\n \t \r \b \f \a \v \" \\ \uXXXX \UXXXXXX` (UTF-16 pairs too), and
+//! raw newlines in strings. Reals of math types are narrowed to `f32`, as a single-precision
+//! engine stores them; `float` values stay `f64`. It refuses what a value as data cannot
+//! hold (`Resource("…")` outside an object's `script` or a typed container's type) and
+//! anything after the value.
+
+mod float;
+mod order;
+mod parse;
+mod write;
+
+use crate::dialect::Dialect;
+use crate::variant::Variant;
+
+pub use parse::MAX_TEXT_DEPTH;
+
+/// Why text could not be parsed: what was wrong and where (1-based line and column, in
+/// characters).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message} at line {line}, column {column}")]
+pub struct TextError {
+    /// Line of the offending token, from 1.
+    pub line: usize,
+    /// Column of the offending token, from 1, counted in characters.
+    pub column: usize,
+    /// What was wrong, e.g. ``expected `)`, found `,` ``.
+    pub message: String,
+}
+
+/// Prints `value` exactly as the dialect's engine prints it: Godot 3.2.3's `var2str`,
+/// Godot 4.3's `var_to_str`, Pandemonium's `var2str`.
+///
+/// The text is lossy where the engine's is (see the [module docs](self)).
+///
+/// ```
+/// use gdvariant::{to_text, from_text, Dialect, Variant, Vector2};
+///
+/// let v = Variant::Vector2(Vector2::new(1.5, -2.0));
+/// assert_eq!(to_text(&v, Dialect::Godot4), "Vector2(1.5, -2)");
+/// assert_eq!(to_text(&v, Dialect::Godot3), "Vector2( 1.5, -2 )");
+/// assert_eq!(from_text("Vector2( 1.5, -2 )", Dialect::Godot3).unwrap(), v);
+/// ```
+pub fn to_text(value: &Variant, dialect: Dialect) -> String {
+    write::write(value, dialect, write::Reals::Engine)
+}
+
+/// Like [`to_text`], but every real is printed with the shortest digits that read back to
+/// the same bits (`f32` components as `f32`, `float` as `f64`), `-0.0` keeps its sign and an
+/// RID keeps its id, so that [`from_text`] gives back the same value (up to Dictionary key
+/// order and the other losses listed in the [module docs](self) that are not about reals).
+/// This is *not* what the engine prints; the engines' parsers read it.
+///
+/// ```
+/// use gdvariant::{to_text, to_text_exact, from_text, Dialect, Variant};
+///
+/// let v = Variant::Float(1.0 / 3.0);
+/// assert_eq!(to_text(&v, Dialect::Godot4), "0.333333");
+/// assert_eq!(to_text_exact(&v, Dialect::Godot4), "0.3333333333333333");
+/// assert_eq!(from_text(&to_text_exact(&v, Dialect::Godot4), Dialect::Godot4).unwrap(), v);
+/// ```
+pub fn to_text_exact(value: &Variant, dialect: Dialect) -> String {
+    write::write(value, dialect, write::Reals::Exact)
+}
+
+/// Parses one value in the engines' text syntax (see the [module docs](self) for what is
+/// accepted beyond what the engines write).
+///
+/// ```
+/// use gdvariant::{from_text, Dialect};
+///
+/// let err = from_text("[1, Vector2(1, 2]", Dialect::Godot4).unwrap_err();
+/// assert_eq!(err.to_string(), "expected `,` or `)`, found `]` at line 1, column 17");
+/// assert_eq!((err.line, err.column), (1, 17));
+/// ```
+pub fn from_text(text: &str, dialect: Dialect) -> Result<Variant, TextError> {
+    parse::Parser::new(text, dialect)?.parse_document()
+}

@@ -1,0 +1,1066 @@
+//! The parser: the engines' text syntax (`str2var` / `str_to_var`, and values in `.tres`),
+//! both spacings, Godot 3 and 4 names, with errors that say where.
+//!
+//! What it reads follows `VariantParser::get_token` / `parse_value` of Godot 3.x
+//! (core/variant_parser.cpp) and 4.x (core/variant/variant_parser.cpp), and accepts more
+//! where that helps hand-written text (each such place says "lenient"). It never runs code
+//! and never loads resources: `Resource("…")` is only understood where a value as data can
+//! hold it (an object's `script`, a typed container's script type).
+
+use super::write::type_name;
+use super::TextError;
+use crate::dialect::Dialect;
+use crate::generated::kinds::Kind;
+use crate::math::*;
+use crate::variant::*;
+
+/// Deepest nesting of containers, objects and typed-container types the parser accepts
+/// (the engines' `MAX_RECURSION_DEPTH` for Variants is 1024). The parser recurses, so this
+/// also bounds its stack use.
+pub const MAX_TEXT_DEPTH: usize = 1024;
+
+#[derive(Clone, Debug, PartialEq)]
+enum Tok {
+    LBrace,
+    RBrace,
+    LBracket,
+    RBracket,
+    LParen,
+    RParen,
+    Colon,
+    Comma,
+    Ident(String),
+    Str(String),
+    /// `&"…"` (Godot 4) or `@"…"` (Pandemonium, and 4.x's compatibility with it).
+    StrName(String),
+    /// `^"…"`: GDScript's NodePath literal (lenient; the engines' text parsers lack it).
+    NodePathLit(String),
+    Int(i64),
+    Float(f64),
+    /// `#rrggbb` and friends (`Color::html`).
+    Color(Color),
+    Eof,
+}
+
+impl Tok {
+    fn describe(&self) -> String {
+        match self {
+            Tok::LBrace => "`{`".into(),
+            Tok::RBrace => "`}`".into(),
+            Tok::LBracket => "`[`".into(),
+            Tok::RBracket => "`]`".into(),
+            Tok::LParen => "`(`".into(),
+            Tok::RParen => "`)`".into(),
+            Tok::Colon => "`:`".into(),
+            Tok::Comma => "`,`".into(),
+            Tok::Ident(s) => format!("`{s}`"),
+            Tok::Str(_) => "a string".into(),
+            Tok::StrName(_) => "a StringName".into(),
+            Tok::NodePathLit(_) => "a NodePath".into(),
+            Tok::Int(_) | Tok::Float(_) => "a number".into(),
+            Tok::Color(_) => "a color".into(),
+            Tok::Eof => "the end of the text".into(),
+        }
+    }
+}
+
+struct Lexer<'a> {
+    chars: std::iter::Peekable<std::str::Chars<'a>>,
+    line: usize,
+    column: usize,
+}
+
+impl<'a> Lexer<'a> {
+    fn new(text: &'a str) -> Lexer<'a> {
+        Lexer {
+            chars: text.chars().peekable(),
+            line: 1,
+            column: 1,
+        }
+    }
+
+    fn bump(&mut self) -> Option<char> {
+        let c = self.chars.next()?;
+        if c == '\n' {
+            self.line += 1;
+            self.column = 1;
+        } else {
+            self.column += 1;
+        }
+        Some(c)
+    }
+
+    fn peek(&mut self) -> Option<char> {
+        self.chars.peek().copied()
+    }
+
+    fn error(&self, line: usize, column: usize, message: impl Into<String>) -> TextError {
+        TextError {
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+
+    /// The next token and where it starts.
+    fn next(&mut self) -> Result<(Tok, usize, usize), TextError> {
+        loop {
+            match self.peek() {
+                // `;` starts a comment to the end of the line (get_token, case ';').
+                Some(';') => {
+                    while let Some(c) = self.bump() {
+                        if c == '\n' {
+                            break;
+                        }
+                    }
+                }
+                // The engine skips every character <= 32 (get_token, default case).
+                Some(c) if (c as u32) <= 32 => {
+                    self.bump();
+                }
+                _ => break,
+            }
+        }
+        let (line, column) = (self.line, self.column);
+        let Some(c) = self.bump() else {
+            return Ok((Tok::Eof, line, column));
+        };
+        let tok =
+            match c {
+                '{' => Tok::LBrace,
+                '}' => Tok::RBrace,
+                '[' => Tok::LBracket,
+                ']' => Tok::RBracket,
+                '(' => Tok::LParen,
+                ')' => Tok::RParen,
+                ':' => Tok::Colon,
+                ',' => Tok::Comma,
+                '"' => Tok::Str(self.string(line, column)?),
+                '&' | '@' | '^' => {
+                    if self.peek() != Some('"') {
+                        return Err(self.error(line, column, format!("expected `\"` after `{c}`")));
+                    }
+                    self.bump();
+                    let s = self.string(line, column)?;
+                    if c == '^' {
+                        Tok::NodePathLit(s)
+                    } else {
+                        Tok::StrName(s)
+                    }
+                }
+                '#' => {
+                    let mut hex = String::new();
+                    while let Some(h) = self.peek().filter(char::is_ascii_hexdigit) {
+                        hex.push(h);
+                        self.bump();
+                    }
+                    Tok::Color(html_color(&hex).ok_or_else(|| {
+                        self.error(line, column, format!("invalid color `#{hex}`"))
+                    })?)
+                }
+                '-' | '+' | '.' | '0'..='9' => self.number(c, line, column)?,
+                c if c.is_ascii_alphabetic() || c == '_' => {
+                    let mut id = String::from(c);
+                    while let Some(n) = self
+                        .peek()
+                        .filter(|n| n.is_ascii_alphanumeric() || *n == '_')
+                    {
+                        id.push(n);
+                        self.bump();
+                    }
+                    Tok::Ident(id)
+                }
+                c => return Err(self.error(line, column, format!("unexpected character `{c}`"))),
+            };
+        Ok((tok, line, column))
+    }
+
+    /// A number: `-`? digits (`.` digits)? (`e` sign? digits)?; also `-inf`, `-nan` and a
+    /// leading `+` or `.` (lenient). Integers must fit `i64`.
+    fn number(&mut self, first: char, line: usize, column: usize) -> Result<Tok, TextError> {
+        let mut text = String::new();
+        let mut c = first;
+        if c == '-' || c == '+' {
+            if c == '-' {
+                text.push('-');
+            }
+            match self.peek() {
+                Some(n) if n.is_ascii_digit() || n == '.' => c = self.bump().unwrap_or(n),
+                Some(n) if n.is_ascii_alphabetic() => {
+                    let mut id = String::new();
+                    while let Some(n) = self.peek().filter(char::is_ascii_alphanumeric) {
+                        id.push(n);
+                        self.bump();
+                    }
+                    let v = match id.as_str() {
+                        "inf" => f64::INFINITY,
+                        "nan" => f64::NAN,
+                        _ => {
+                            return Err(self.error(
+                                line,
+                                column,
+                                format!("expected a number after `{first}`"),
+                            ))
+                        }
+                    };
+                    return Ok(Tok::Float(if first == '-' { -v } else { v }));
+                }
+                _ => {
+                    return Err(self.error(
+                        line,
+                        column,
+                        format!("expected a number after `{first}`"),
+                    ))
+                }
+            }
+        }
+        let mut is_float = false;
+        let mut seen_digit = false;
+        let mut state = 0; // 0 int part, 1 fraction, 2 exponent
+        loop {
+            match (state, c) {
+                (_, '0'..='9') => {
+                    seen_digit = true;
+                    text.push(c);
+                }
+                (0, '.') => {
+                    state = 1;
+                    is_float = true;
+                    text.push(c);
+                }
+                (0 | 1, 'e' | 'E') if seen_digit => {
+                    state = 2;
+                    is_float = true;
+                    text.push('e');
+                    if let Some(s) = self.peek().filter(|s| *s == '-' || *s == '+') {
+                        text.push(s);
+                        self.bump();
+                    }
+                }
+                _ => {
+                    return Err(self.error(
+                        self.line,
+                        self.column - 1,
+                        format!("unexpected `{c}` in a number"),
+                    ))
+                }
+            }
+            match self.peek() {
+                Some(n)
+                    if n.is_ascii_digit()
+                        || (state == 0 && n == '.')
+                        || (state < 2 && (n == 'e' || n == 'E')) =>
+                {
+                    c = n;
+                    self.bump();
+                }
+                _ => break,
+            }
+        }
+        if !seen_digit || text.ends_with(['e', '-', '+']) {
+            return Err(self.error(line, column, format!("malformed number `{text}`")));
+        }
+        if is_float {
+            text.parse::<f64>()
+                .map(Tok::Float)
+                .map_err(|_| self.error(line, column, format!("malformed number `{text}`")))
+        } else {
+            text.parse::<i64>().map(Tok::Int).map_err(|_| {
+                self.error(
+                    line,
+                    column,
+                    format!("integer `{text}` does not fit in 64 bits"),
+                )
+            })
+        }
+    }
+
+    /// The body of a string after its opening `"` (get_token, case '"'): raw newlines are
+    /// kept; escapes `\b \t \n \f \r \uXXXX \UXXXXXX` and UTF-16 surrogate pairs as the
+    /// engine reads them; also `\a \v` (which `c_escape` writes but the engine reads back as
+    /// `a` and `v`); any other escaped character stands for itself.
+    fn string(&mut self, line: usize, column: usize) -> Result<String, TextError> {
+        let mut out = String::new();
+        let mut lead: Option<u32> = None;
+        loop {
+            let (el, ec) = (self.line, self.column);
+            let Some(c) = self.bump() else {
+                return Err(self.error(line, column, "unterminated string"));
+            };
+            let code = match c {
+                '"' => break,
+                '\\' => {
+                    let Some(n) = self.bump() else {
+                        return Err(self.error(line, column, "unterminated string"));
+                    };
+                    match n {
+                        'b' => 8,
+                        't' => 9,
+                        'n' => 10,
+                        'f' => 12,
+                        'r' => 13,
+                        'a' => 7,
+                        'v' => 11,
+                        'u' | 'U' => {
+                            let len = if n == 'U' { 6 } else { 4 };
+                            let mut v = 0u32;
+                            for _ in 0..len {
+                                let d =
+                                    self.bump().and_then(|h| h.to_digit(16)).ok_or_else(|| {
+                                        self.error(
+                                            el,
+                                            ec,
+                                            format!("expected {len} hex digits after `\\{n}`"),
+                                        )
+                                    })?;
+                                v = v * 16 + d;
+                            }
+                            v
+                        }
+                        other => other as u32,
+                    }
+                }
+                c => c as u32,
+            };
+            if (0xD800..0xDC00).contains(&code) {
+                if lead.is_some() {
+                    return Err(self.error(el, ec, "unpaired UTF-16 lead surrogate"));
+                }
+                lead = Some(code);
+                continue;
+            }
+            let code = if (0xDC00..0xE000).contains(&code) {
+                let Some(hi) = lead.take() else {
+                    return Err(self.error(el, ec, "unpaired UTF-16 trail surrogate"));
+                };
+                0x10000 + ((hi - 0xD800) << 10) + (code - 0xDC00)
+            } else {
+                if lead.is_some() {
+                    return Err(self.error(el, ec, "unpaired UTF-16 lead surrogate"));
+                }
+                code
+            };
+            out.push(
+                char::from_u32(code).ok_or_else(|| {
+                    self.error(el, ec, format!("`\\u{code:x}` is not a character"))
+                })?,
+            );
+        }
+        if lead.is_some() {
+            return Err(self.error(line, column, "unpaired UTF-16 lead surrogate"));
+        }
+        Ok(out)
+    }
+}
+
+/// `Color::html`: `rgb`, `rgba`, `rrggbb`, `rrggbbaa`.
+fn html_color(hex: &str) -> Option<Color> {
+    let digits: Vec<u32> = hex.chars().map(|c| c.to_digit(16)).collect::<Option<_>>()?;
+    let (r, g, b, a) = match digits.len() {
+        3 | 4 => {
+            let f = |d: u32| (d * 17) as f32 / 255.0;
+            (
+                f(digits[0]),
+                f(digits[1]),
+                f(digits[2]),
+                digits.get(3).map_or(1.0, |&d| f(d)),
+            )
+        }
+        6 | 8 => {
+            let f = |i: usize| (digits[i] * 16 + digits[i + 1]) as f32 / 255.0;
+            (f(0), f(2), f(4), if digits.len() == 8 { f(6) } else { 1.0 })
+        }
+        _ => return None,
+    };
+    Some(Color { r, g, b, a })
+}
+
+pub(crate) struct Parser<'a> {
+    lexer: Lexer<'a>,
+    tok: Tok,
+    line: usize,
+    column: usize,
+    depth: usize,
+    #[allow(dead_code)]
+    dialect: Dialect,
+}
+
+impl<'a> Parser<'a> {
+    pub(crate) fn new(text: &'a str, dialect: Dialect) -> Result<Parser<'a>, TextError> {
+        let mut lexer = Lexer::new(text);
+        let (tok, line, column) = lexer.next()?;
+        Ok(Parser {
+            lexer,
+            tok,
+            line,
+            column,
+            depth: 0,
+            dialect,
+        })
+    }
+
+    fn advance(&mut self) -> Result<Tok, TextError> {
+        let (tok, line, column) = self.lexer.next()?;
+        self.line = line;
+        self.column = column;
+        Ok(std::mem::replace(&mut self.tok, tok))
+    }
+
+    fn error(&self, message: impl Into<String>) -> TextError {
+        TextError {
+            line: self.line,
+            column: self.column,
+            message: message.into(),
+        }
+    }
+
+    fn expected(&self, what: &str) -> TextError {
+        self.error(format!("expected {what}, found {}", self.tok.describe()))
+    }
+
+    fn expect(&mut self, tok: Tok) -> Result<(), TextError> {
+        if self.tok == tok {
+            self.advance()?;
+            Ok(())
+        } else {
+            Err(self.expected(&tok.describe()))
+        }
+    }
+
+    /// The whole text: one value, then nothing but blanks and comments.
+    pub(crate) fn parse_document(&mut self) -> Result<Variant, TextError> {
+        let v = self.value()?;
+        if self.tok != Tok::Eof {
+            return Err(self.error(format!(
+                "unexpected {} after the value",
+                self.tok.describe()
+            )));
+        }
+        Ok(v)
+    }
+
+    fn enter(&mut self) -> Result<(), TextError> {
+        self.depth += 1;
+        if self.depth > MAX_TEXT_DEPTH {
+            return Err(self.error(format!("nesting deeper than {MAX_TEXT_DEPTH} levels")));
+        }
+        Ok(())
+    }
+
+    fn value(&mut self) -> Result<Variant, TextError> {
+        let (line, column) = (self.line, self.column);
+        match self.advance()? {
+            Tok::Int(i) => Ok(Variant::Int(i)),
+            Tok::Float(f) => Ok(Variant::Float(f)),
+            Tok::Str(s) => Ok(Variant::String(s)),
+            Tok::StrName(s) => Ok(Variant::StringName(StringName(s))),
+            Tok::NodePathLit(s) => Ok(Variant::NodePath(Box::new(NodePath::parse(&s)))),
+            Tok::Color(c) => Ok(Variant::Color(c)),
+            Tok::LBracket => {
+                self.enter()?;
+                let items = self.array_items()?;
+                self.depth -= 1;
+                Ok(Variant::Array(Array::new(items)))
+            }
+            Tok::LBrace => {
+                self.enter()?;
+                let d = self.dictionary_entries()?;
+                self.depth -= 1;
+                Ok(Variant::Dictionary(d))
+            }
+            Tok::Ident(id) => self.identifier(&id, line, column),
+            other => Err(TextError {
+                line,
+                column,
+                message: format!("expected a value, found {}", other.describe()),
+            }),
+        }
+    }
+
+    /// `[` already read: values separated by commas, a trailing comma allowed (as the engine's
+    /// `_parse_array`), up to `]`.
+    fn array_items(&mut self) -> Result<Vec<Variant>, TextError> {
+        let mut items = Vec::new();
+        loop {
+            if self.tok == Tok::RBracket {
+                self.advance()?;
+                return Ok(items);
+            }
+            items.push(self.value()?);
+            match self.tok {
+                Tok::Comma => {
+                    self.advance()?;
+                }
+                Tok::RBracket => {}
+                _ => return Err(self.expected("`,` or `]`")),
+            }
+        }
+    }
+
+    /// `{` already read: `key: value` pairs, a trailing comma allowed, up to `}`. A repeated
+    /// key replaces the earlier value in place (`object[key] = v`).
+    fn dictionary_entries(&mut self) -> Result<Dictionary, TextError> {
+        let mut d = Dictionary::new();
+        loop {
+            if self.tok == Tok::RBrace {
+                self.advance()?;
+                return Ok(d);
+            }
+            let key = self.value()?;
+            self.expect(Tok::Colon)?;
+            let value = self.value()?;
+            d.insert(key, value);
+            match self.tok {
+                Tok::Comma => {
+                    self.advance()?;
+                }
+                Tok::RBrace => {}
+                _ => return Err(self.expected("`,` or `}`")),
+            }
+        }
+    }
+
+    /// Numbers between `(` and `)`, commas between, a trailing comma allowed (lenient: the
+    /// engine's `_parse_construct` refuses it). `inf`, `inf_neg`, `nan` count as numbers.
+    fn numbers(&mut self) -> Result<Vec<(f64, Option<i64>)>, TextError> {
+        self.expect(Tok::LParen)?;
+        let mut out = Vec::new();
+        loop {
+            let n = match &self.tok {
+                Tok::RParen => {
+                    self.advance()?;
+                    return Ok(out);
+                }
+                Tok::Int(i) => (*i as f64, Some(*i)),
+                Tok::Float(f) => (*f, None),
+                Tok::Ident(id) => match special_float(id) {
+                    Some(f) => (f, None),
+                    None => return Err(self.expected("a number")),
+                },
+                _ => return Err(self.expected("a number")),
+            };
+            out.push(n);
+            self.advance()?;
+            match self.tok {
+                Tok::Comma => {
+                    self.advance()?;
+                }
+                Tok::RParen => {}
+                _ => return Err(self.expected("`,` or `)`")),
+            }
+        }
+    }
+
+    /// Constructor arguments, exactly `count` of them (or any multiple when `multiple`).
+    fn args(&mut self, name: &str, counts: &[usize]) -> Result<Vec<(f64, Option<i64>)>, TextError> {
+        let (line, column) = (self.line, self.column);
+        let args = self.numbers()?;
+        if !counts.contains(&args.len()) {
+            let want: Vec<String> = counts.iter().map(usize::to_string).collect();
+            return Err(TextError {
+                line,
+                column,
+                message: format!(
+                    "`{name}` takes {} arguments, found {}",
+                    want.join(" or "),
+                    args.len()
+                ),
+            });
+        }
+        Ok(args)
+    }
+
+    /// Reals narrowed to `f32`: the engines parse `real_t` components into `float`
+    /// (`_parse_construct<real_t>` with real_t = float in single-precision builds).
+    fn reals(&mut self, name: &str, count: usize) -> Result<Vec<f64>, TextError> {
+        Ok(self
+            .args(name, &[count])?
+            .into_iter()
+            .map(|(f, _)| narrow(f))
+            .collect())
+    }
+
+    fn ints(&mut self, name: &str, count: usize) -> Result<Vec<i32>, TextError> {
+        let (line, column) = (self.line, self.column);
+        let args = self.args(name, &[count])?;
+        ints32(args, name, line, column)
+    }
+
+    /// A packed array of `width`-component elements.
+    fn packed(&mut self, name: &str, width: usize) -> Result<Vec<(f64, Option<i64>)>, TextError> {
+        let (line, column) = (self.line, self.column);
+        let args = self.numbers()?;
+        if args.len() % width != 0 {
+            return Err(TextError {
+                line,
+                column,
+                message: format!(
+                    "`{name}` needs a multiple of {width} numbers, found {}",
+                    args.len()
+                ),
+            });
+        }
+        Ok(args)
+    }
+
+    fn identifier(&mut self, id: &str, line: usize, column: usize) -> Result<Variant, TextError> {
+        let v = match id {
+            "null" | "nil" => Variant::Nil,
+            "true" => Variant::Bool(true),
+            "false" => Variant::Bool(false),
+            "inf" | "inf_neg" | "nan" => Variant::Float(special_float(id).unwrap_or(f64::NAN)),
+            "Vector2" => {
+                let a = self.reals(id, 2)?;
+                Variant::Vector2(Vector2::new(a[0], a[1]))
+            }
+            "Vector2i" => {
+                let a = self.ints(id, 2)?;
+                Variant::Vector2i(Vector2i::new(a[0], a[1]))
+            }
+            "Rect2" => {
+                let a = self.reals(id, 4)?;
+                Variant::Rect2(Rect2::new(
+                    Vector2::new(a[0], a[1]),
+                    Vector2::new(a[2], a[3]),
+                ))
+            }
+            "Rect2i" => {
+                let a = self.ints(id, 4)?;
+                Variant::Rect2i(Rect2i::new(
+                    Vector2i::new(a[0], a[1]),
+                    Vector2i::new(a[2], a[3]),
+                ))
+            }
+            "Vector3" => {
+                let a = self.reals(id, 3)?;
+                Variant::Vector3(Vector3::new(a[0], a[1], a[2]))
+            }
+            "Vector3i" => {
+                let a = self.ints(id, 3)?;
+                Variant::Vector3i(Vector3i::new(a[0], a[1], a[2]))
+            }
+            "Vector4" => {
+                let a = self.reals(id, 4)?;
+                Variant::Vector4(Vector4::new(a[0], a[1], a[2], a[3]))
+            }
+            "Vector4i" => {
+                let a = self.ints(id, 4)?;
+                Variant::Vector4i(Vector4i::new(a[0], a[1], a[2], a[3]))
+            }
+            // "Matrix32" is the 2.x name the engines still read.
+            "Transform2D" | "Matrix32" => {
+                let a = self.reals(id, 6)?;
+                Variant::Transform2D(Box::new(Transform2D::new(
+                    Vector2::new(a[0], a[1]),
+                    Vector2::new(a[2], a[3]),
+                    Vector2::new(a[4], a[5]),
+                )))
+            }
+            "Plane" => {
+                let a = self.reals(id, 4)?;
+                Variant::Plane(Plane::new(Vector3::new(a[0], a[1], a[2]), a[3]))
+            }
+            "Quaternion" | "Quat" => {
+                let a = self.reals(id, 4)?;
+                Variant::Quaternion(Quaternion::new(a[0], a[1], a[2], a[3]))
+            }
+            "AABB" | "Rect3" => {
+                let a = self.reals(id, 6)?;
+                Variant::Aabb(Box::new(Aabb::new(
+                    Vector3::new(a[0], a[1], a[2]),
+                    Vector3::new(a[3], a[4], a[5]),
+                )))
+            }
+            "Basis" | "Matrix3" => {
+                let a = self.reals(id, 9)?;
+                Variant::Basis(Box::new(basis_from_rows(&a)))
+            }
+            "Transform3D" | "Transform" => {
+                let a = self.reals(id, 12)?;
+                Variant::Transform3D(Box::new(Transform3D::new(
+                    basis_from_rows(&a[..9]),
+                    Vector3::new(a[9], a[10], a[11]),
+                )))
+            }
+            "Projection" => {
+                let a = self.reals(id, 16)?;
+                let col = |i: usize| Vector4::new(a[i], a[i + 1], a[i + 2], a[i + 3]);
+                Variant::Projection(Box::new(Projection::new([col(0), col(4), col(8), col(12)])))
+            }
+            // Lenient: three components mean an opaque color (`Color(1, 0, 0)`).
+            "Color" => {
+                let a = self.args(id, &[3, 4])?;
+                let f = |i: usize| a.get(i).map_or(1.0, |x| x.0 as f32);
+                Variant::Color(Color::new(f(0), f(1), f(2), f(3)))
+            }
+            "NodePath" => {
+                self.expect(Tok::LParen)?;
+                let s = self.string_arg()?;
+                self.expect(Tok::RParen)?;
+                Variant::NodePath(Box::new(NodePath::parse(&s)))
+            }
+            "StringName" => {
+                self.expect(Tok::LParen)?;
+                let s = self.string_arg()?;
+                self.expect(Tok::RParen)?;
+                Variant::StringName(StringName(s))
+            }
+            // `RID()` or `RID(id)`; 4.x reads the id as a 64-bit number.
+            "RID" => {
+                let a = self.args(id, &[0, 1])?;
+                match a.first() {
+                    None => Variant::Rid(0),
+                    Some((_, Some(i))) => Variant::Rid(*i as u64),
+                    Some(_) => {
+                        return Err(TextError {
+                            line,
+                            column,
+                            message: "`RID` takes an integer id".into(),
+                        })
+                    }
+                }
+            }
+            // "Load as empty": the engines keep no data for these.
+            "Callable" => {
+                self.args(id, &[0])?;
+                Variant::Callable
+            }
+            "Signal" => {
+                self.args(id, &[0])?;
+                Variant::Signal(Signal::default())
+            }
+            "Object" => self.object()?,
+            "Array" => self.typed_array()?,
+            "Dictionary" => self.typed_dictionary()?,
+            "Resource" | "ExtResource" | "SubResource" => {
+                return Err(TextError {
+                    line,
+                    column,
+                    message: format!(
+                        "`{id}(…)` refers to a resource file, which a value as data cannot hold"
+                    ),
+                })
+            }
+            "PackedByteArray" | "PoolByteArray" | "ByteArray" => {
+                let a = self.packed(id, 1)?;
+                let mut out = Vec::with_capacity(a.len());
+                for (f, i) in a {
+                    match i {
+                        Some(b @ 0..=255) => out.push(b as u8),
+                        _ => {
+                            return Err(TextError {
+                                line,
+                                column,
+                                message: format!(
+                                    "`{id}` elements must be integers 0 to 255, found {f}"
+                                ),
+                            })
+                        }
+                    }
+                }
+                Variant::PackedByteArray(out)
+            }
+            "PackedInt32Array" | "PackedIntArray" | "PoolIntArray" | "IntArray" => {
+                let a = self.packed(id, 1)?;
+                Variant::PackedInt32Array(ints32(a, id, line, column)?)
+            }
+            "PackedInt64Array" => {
+                let a = self.packed(id, 1)?;
+                let mut out = Vec::with_capacity(a.len());
+                for (_, i) in a {
+                    out.push(i.ok_or(TextError {
+                        line,
+                        column,
+                        message: format!("`{id}` elements must be integers"),
+                    })?);
+                }
+                Variant::PackedInt64Array(out)
+            }
+            "PackedFloat32Array" | "PackedRealArray" | "PoolRealArray" | "FloatArray"
+            | "RealArray" => {
+                let a = self.packed(id, 1)?;
+                Variant::PackedFloat32Array(a.into_iter().map(|(f, _)| f as f32).collect())
+            }
+            "PackedFloat64Array" => {
+                let a = self.packed(id, 1)?;
+                Variant::PackedFloat64Array(a.into_iter().map(|(f, _)| f).collect())
+            }
+            "PackedStringArray" | "PoolStringArray" | "StringArray" => {
+                self.expect(Tok::LParen)?;
+                let mut out = Vec::new();
+                loop {
+                    if self.tok == Tok::RParen {
+                        self.advance()?;
+                        break;
+                    }
+                    out.push(self.string_arg()?);
+                    match self.tok {
+                        Tok::Comma => {
+                            self.advance()?;
+                        }
+                        Tok::RParen => {}
+                        _ => return Err(self.expected("`,` or `)`")),
+                    }
+                }
+                Variant::PackedStringArray(out)
+            }
+            "PackedVector2Array" | "PoolVector2Array" | "Vector2Array" => {
+                let a = reals_of(self.packed(id, 2)?);
+                Variant::PackedVector2Array(a.chunks(2).map(|c| Vector2::new(c[0], c[1])).collect())
+            }
+            "PackedVector2iArray" | "PoolVector2iArray" => {
+                let a = ints32(self.packed(id, 2)?, id, line, column)?;
+                Variant::PackedVector2iArray(
+                    a.chunks(2).map(|c| Vector2i::new(c[0], c[1])).collect(),
+                )
+            }
+            "PackedVector3Array" | "PoolVector3Array" | "Vector3Array" => {
+                let a = reals_of(self.packed(id, 3)?);
+                Variant::PackedVector3Array(
+                    a.chunks(3)
+                        .map(|c| Vector3::new(c[0], c[1], c[2]))
+                        .collect(),
+                )
+            }
+            "PackedVector3iArray" | "PoolVector3iArray" => {
+                let a = ints32(self.packed(id, 3)?, id, line, column)?;
+                Variant::PackedVector3iArray(
+                    a.chunks(3)
+                        .map(|c| Vector3i::new(c[0], c[1], c[2]))
+                        .collect(),
+                )
+            }
+            "PackedVector4Array" | "PoolVector4Array" | "Vector4Array" => {
+                let a = reals_of(self.packed(id, 4)?);
+                Variant::PackedVector4Array(
+                    a.chunks(4)
+                        .map(|c| Vector4::new(c[0], c[1], c[2], c[3]))
+                        .collect(),
+                )
+            }
+            "PackedVector4iArray" | "PoolVector4iArray" => {
+                let a = ints32(self.packed(id, 4)?, id, line, column)?;
+                Variant::PackedVector4iArray(
+                    a.chunks(4)
+                        .map(|c| Vector4i::new(c[0], c[1], c[2], c[3]))
+                        .collect(),
+                )
+            }
+            "PackedColorArray" | "PoolColorArray" | "ColorArray" => {
+                let a = self.packed(id, 4)?;
+                Variant::PackedColorArray(
+                    a.chunks(4)
+                        .map(|c| {
+                            Color::new(c[0].0 as f32, c[1].0 as f32, c[2].0 as f32, c[3].0 as f32)
+                        })
+                        .collect(),
+                )
+            }
+            _ => {
+                return Err(TextError {
+                    line,
+                    column,
+                    message: format!("unknown identifier `{id}`"),
+                })
+            }
+        };
+        Ok(v)
+    }
+
+    fn string_arg(&mut self) -> Result<String, TextError> {
+        match &self.tok {
+            Tok::Str(s) | Tok::StrName(s) | Tok::NodePathLit(s) => {
+                let s = s.clone();
+                self.advance()?;
+                Ok(s)
+            }
+            _ => Err(self.expected("a string")),
+        }
+    }
+
+    /// `Object(Class,"prop":value,…)`. `EncodedObjectAsID` with its `object_id` becomes the
+    /// id form again; a `script` given as `Resource("path")` becomes the path String that
+    /// Godot 4 sends for a script.
+    fn object(&mut self) -> Result<Variant, TextError> {
+        self.expect(Tok::LParen)?;
+        let class = match self.advance()? {
+            Tok::Ident(c) => c,
+            other => {
+                return Err(TextError {
+                    line: self.line,
+                    column: self.column,
+                    message: format!("expected a class name, found {}", other.describe()),
+                })
+            }
+        };
+        self.enter()?;
+        let mut properties = Vec::new();
+        if self.tok == Tok::Comma {
+            self.advance()?;
+        }
+        loop {
+            if self.tok == Tok::RParen {
+                self.advance()?;
+                break;
+            }
+            let name = match &self.tok {
+                Tok::Str(s) => s.clone(),
+                _ => return Err(self.expected("a property name string")),
+            };
+            self.advance()?;
+            self.expect(Tok::Colon)?;
+            let value = if self.tok == Tok::Ident("Resource".into()) && name == "script" {
+                self.advance()?;
+                self.expect(Tok::LParen)?;
+                let path = self.string_arg()?;
+                self.expect(Tok::RParen)?;
+                Variant::String(path)
+            } else {
+                self.value()?
+            };
+            properties.push((name, value));
+            match self.tok {
+                Tok::Comma => {
+                    self.advance()?;
+                }
+                Tok::RParen => {}
+                _ => return Err(self.expected("`,` or `)`")),
+            }
+        }
+        self.depth -= 1;
+        if class == "EncodedObjectAsID" {
+            let id = properties.iter().find(|(n, _)| n == "object_id");
+            let only_id = properties
+                .iter()
+                .all(|(n, v)| n == "object_id" || (n == "script" && *v == Variant::Nil));
+            if let (Some((_, Variant::Int(id))), true) = (id, only_id) {
+                return Ok(Variant::Object(Object::Id(*id as u64)));
+            }
+        }
+        Ok(Variant::Object(Object::Full(Box::new(FullObject {
+            class,
+            properties,
+        }))))
+    }
+
+    /// The element type inside `Array[…]` / `Dictionary[…, …]`: a builtin type name, a class
+    /// name, or a script as `Resource("path")`; `None` for `Variant` (untyped side).
+    fn element_type(&mut self) -> Result<Option<ElementType>, TextError> {
+        let id = match &self.tok {
+            Tok::Ident(id) => id.clone(),
+            _ => return Err(self.expected("a type name")),
+        };
+        self.advance()?;
+        if id == "Variant" {
+            return Ok(None);
+        }
+        if id == "Resource" && self.tok == Tok::LParen {
+            self.advance()?;
+            let path = self.string_arg()?;
+            self.expect(Tok::RParen)?;
+            return Ok(Some(ElementType::Script(path)));
+        }
+        // The engine looks the name up among `Variant::get_type_name` first, so `Object` is
+        // the builtin type, not the class.
+        Ok(Some(match builtin_kind(&id) {
+            Some(k) => ElementType::Builtin(k),
+            None => ElementType::Class(id),
+        }))
+    }
+
+    /// `Array[T]([…])`, or (lenient) `Array([…])`.
+    fn typed_array(&mut self) -> Result<Variant, TextError> {
+        let mut element = None;
+        if self.tok == Tok::LBracket {
+            self.advance()?;
+            element = self.element_type()?;
+            self.expect(Tok::RBracket)?;
+        }
+        self.expect(Tok::LParen)?;
+        self.expect(Tok::LBracket)?;
+        self.enter()?;
+        let items = self.array_items()?;
+        self.depth -= 1;
+        self.expect(Tok::RParen)?;
+        Ok(Variant::Array(match element {
+            Some(e) => Array::typed(e, items),
+            None => Array::new(items),
+        }))
+    }
+
+    /// `Dictionary[K, V]({…})` (4.4+), or (lenient) `Dictionary({…})`.
+    fn typed_dictionary(&mut self) -> Result<Variant, TextError> {
+        let mut typed = None;
+        if self.tok == Tok::LBracket {
+            self.advance()?;
+            let key = self.element_type()?;
+            self.expect(Tok::Comma)?;
+            let value = self.element_type()?;
+            self.expect(Tok::RBracket)?;
+            if key.is_some() || value.is_some() {
+                typed = Some(Box::new(DictionaryType { key, value }));
+            }
+        }
+        self.expect(Tok::LParen)?;
+        self.expect(Tok::LBrace)?;
+        self.enter()?;
+        let mut d = self.dictionary_entries()?;
+        self.depth -= 1;
+        self.expect(Tok::RParen)?;
+        d.typed = typed;
+        Ok(Variant::Dictionary(d))
+    }
+}
+
+fn special_float(id: &str) -> Option<f64> {
+    // `stor_fix` / parse_value: `inf`, `inf_neg` (and 4.x `-inf`), `nan`.
+    match id {
+        "inf" => Some(f64::INFINITY),
+        "inf_neg" => Some(f64::NEG_INFINITY),
+        "nan" => Some(f64::NAN),
+        _ => None,
+    }
+}
+
+fn narrow(f: f64) -> f64 {
+    f64::from(f as f32)
+}
+
+fn reals_of(a: Vec<(f64, Option<i64>)>) -> Vec<f64> {
+    a.into_iter().map(|(f, _)| narrow(f)).collect()
+}
+
+fn ints32(
+    a: Vec<(f64, Option<i64>)>,
+    name: &str,
+    line: usize,
+    column: usize,
+) -> Result<Vec<i32>, TextError> {
+    a.into_iter()
+        .map(|(f, i)| {
+            i.and_then(|i| i32::try_from(i).ok())
+                .ok_or_else(|| TextError {
+                    line,
+                    column,
+                    message: format!("`{name}` takes 32-bit integers, found {f}"),
+                })
+        })
+        .collect()
+}
+
+fn basis_from_rows(a: &[f64]) -> Basis {
+    Basis::new([
+        Vector3::new(a[0], a[1], a[2]),
+        Vector3::new(a[3], a[4], a[5]),
+        Vector3::new(a[6], a[7], a[8]),
+    ])
+}
+
+/// A builtin type by its `Variant::get_type_name` (Godot 4 names).
+fn builtin_kind(name: &str) -> Option<Kind> {
+    Kind::ALL
+        .iter()
+        .copied()
+        .filter(|k| !matches!(k, Kind::TypedArray | Kind::PackedTypedArray | Kind::Nil))
+        .find(|k| type_name(*k) == name)
+}

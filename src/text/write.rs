@@ -1,0 +1,583 @@
+//! The writer: `var2str` (Godot 3), `var_to_str` (Godot 4) and Pandemonium's `var2str`, rule
+//! for rule, plus the lossless variant that prints shortest round-trip reals.
+//!
+//! Sources (each rule below names its case): Godot 3.x `core/variant_parser.cpp`
+//! `VariantWriter::write`, Godot 4.3 `core/variant/variant_parser.cpp` `VariantWriter::write`,
+//! Pandemonium `core/variant/variant_parser.cpp`. Where the 3.2.3 binary differs from the
+//! source text we could read, the binary wins (each such rule says "observed").
+//!
+//! The writer is iterative (an explicit stack of pending pieces), so no nesting depth can
+//! exhaust the thread's stack.
+
+use super::float::{c_format_g, shortest_f32, shortest_f64};
+use super::order::{engine_sort, key_less};
+use crate::dialect::Dialect;
+use crate::generated::kinds::Kind;
+use crate::math::*;
+use crate::variant::*;
+
+/// How reals are printed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reals {
+    /// As the engine does: `%lg`, 6 significant digits.
+    Engine,
+    /// Shortest digits that read back to the same bits (`to_text_exact`).
+    Exact,
+}
+
+/// Nesting beyond which Godot 4's writer stops (`if (p_recursion_count > MAX_RECURSION)`,
+/// printing `[]`, `{}` or `null`). [unverified: the constant's value was not read from the
+/// 4.3 source; 100 is the value used by the engine's other recursion guards.]
+const GODOT4_MAX_RECURSION: usize = 100;
+
+/// One pending piece of output.
+enum Task<'a> {
+    Value(&'a Variant, usize),
+    Text(&'static str),
+    Owned(String),
+}
+
+pub(crate) fn write(v: &Variant, dialect: Dialect, reals: Reals) -> String {
+    let w = Writer { dialect, reals };
+    let mut out = String::new();
+    let mut stack = vec![Task::Value(v, 0)];
+    while let Some(task) = stack.pop() {
+        match task {
+            Task::Text(s) => out.push_str(s),
+            Task::Owned(s) => out.push_str(&s),
+            Task::Value(v, depth) => w.value(v, depth, &mut out, &mut stack),
+        }
+    }
+    out
+}
+
+struct Writer {
+    dialect: Dialect,
+    reals: Reals,
+}
+
+impl Writer {
+    fn godot4(&self) -> bool {
+        self.dialect == Dialect::Godot4
+    }
+
+    /// `( ` and ` )` around constructor arguments in Godot 3 and Pandemonium (`Vector2( 1, 2 )`),
+    /// none in Godot 4 (`Vector2(1, 2)`).
+    fn open(&self, name: &str) -> String {
+        if self.godot4() {
+            format!("{name}(")
+        } else {
+            format!("{name}( ")
+        }
+    }
+
+    fn close(&self) -> &'static str {
+        if self.godot4() {
+            ")"
+        } else {
+            " )"
+        }
+    }
+
+    fn ctor(&self, name: &str, args: &[String]) -> String {
+        format!("{}{}{}", self.open(name), args.join(", "), self.close())
+    }
+
+    /// A real component (`rtosfix` / `rtos_fix`).
+    fn real(&self, v: f64) -> String {
+        if self.reals == Reals::Exact {
+            return exact_real(v, fits_f32(v));
+        }
+        if v == 0.0 {
+            // All three writers: "avoid negative zero (-0) being written".
+            return "0".into();
+        }
+        match self.dialect {
+            // 4.3 and Pandemonium `rtos_fix`: NaN of either sign is `nan`, -inf is `inf_neg`.
+            Dialect::Godot4 | Dialect::Pandemonium => {
+                if v.is_nan() {
+                    "nan".into()
+                } else if v.is_infinite() {
+                    if v > 0.0 { "inf" } else { "inf_neg" }.into()
+                } else {
+                    c_format_g(v, 6)
+                }
+            }
+            // 3.2.3 `rtosfix` only special-cases zero: `%lg` prints `-inf`, `-nan` (observed).
+            Dialect::Godot3 => c_format_g(v, 6),
+        }
+    }
+
+    /// A `float` / `REAL` value: its real, with `.0` appended when the text would read back
+    /// as an int (case FLOAT / REAL).
+    fn float(&self, v: f64) -> String {
+        let s = match (self.reals, self.dialect) {
+            (Reals::Exact, _) => exact_real(v, false),
+            // 3.x reads the Variant as `real_t`, i.e. `float`: 1e300 prints `inf`, 1e-300 `0`.
+            (Reals::Engine, Dialect::Godot3 | Dialect::Pandemonium) => self.real(v as f32 as f64),
+            (Reals::Engine, Dialect::Godot4) => self.real(v),
+        };
+        // 4.3/Pandemonium skip `inf`, `inf_neg`, `nan`; 3.2.3 skips `inf` and `nan` but
+        // prints `-inf.0` and `-nan.0` (observed).
+        let special = matches!(s.as_str(), "inf" | "nan" | "inf_neg");
+        if !special && !s.contains('.') && !s.contains('e') {
+            format!("{s}.0")
+        } else {
+            s
+        }
+    }
+
+    /// An `int32` component of Vector2i & co.: Pandemonium prints them through `rtos_fix`
+    /// (so 16777217 becomes `1.67772e+07`); Godot 4 through `itos`.
+    fn int_component(&self, v: i32) -> String {
+        if self.dialect == Dialect::Pandemonium && self.reals == Reals::Engine {
+            self.real(f64::from(v))
+        } else {
+            v.to_string()
+        }
+    }
+
+    fn reals(&self, vs: &[f64]) -> Vec<String> {
+        vs.iter().map(|&x| self.real(x)).collect()
+    }
+
+    fn color_reals(&self, c: &Color) -> Vec<String> {
+        [c.r, c.g, c.b, c.a]
+            .iter()
+            .map(|&x| self.real(f64::from(x)))
+            .collect()
+    }
+
+    fn name<'a>(&self, g3: &'a str, g4: &'a str) -> &'a str {
+        if self.godot4() {
+            g4
+        } else {
+            g3
+        }
+    }
+
+    fn value<'a>(&self, v: &'a Variant, depth: usize, out: &mut String, stack: &mut Vec<Task<'a>>) {
+        match v {
+            Variant::Nil => out.push_str("null"),
+            Variant::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Variant::Int(i) => out.push_str(&i.to_string()),
+            Variant::Float(f) => out.push_str(&self.float(*f)),
+            // case STRING: `"\"" + str.c_escape_multiline() + "\""` (only `\` and `"`).
+            Variant::String(s) => {
+                out.push('"');
+                out.push_str(&c_escape_multiline(s));
+                out.push('"');
+            }
+            Variant::Vector2(p) => out.push_str(&self.ctor("Vector2", &self.reals(&[p.x, p.y]))),
+            Variant::Vector2i(p) => {
+                let a = [self.int_component(p.x), self.int_component(p.y)];
+                out.push_str(&self.ctor("Vector2i", &a))
+            }
+            Variant::Rect2(r) => out.push_str(&self.ctor(
+                "Rect2",
+                &self.reals(&[r.position.x, r.position.y, r.size.x, r.size.y]),
+            )),
+            Variant::Rect2i(r) => {
+                let a: Vec<String> = [r.position.x, r.position.y, r.size.x, r.size.y]
+                    .iter()
+                    .map(|&x| self.int_component(x))
+                    .collect();
+                out.push_str(&self.ctor("Rect2i", &a))
+            }
+            Variant::Vector3(p) => {
+                out.push_str(&self.ctor("Vector3", &self.reals(&[p.x, p.y, p.z])))
+            }
+            Variant::Vector3i(p) => {
+                let a: Vec<String> = [p.x, p.y, p.z]
+                    .iter()
+                    .map(|&x| self.int_component(x))
+                    .collect();
+                out.push_str(&self.ctor("Vector3i", &a))
+            }
+            // Transform2D: `columns[i][j]` (3.x `elements[i][j]`), i.e. x axis, y axis, origin.
+            Variant::Transform2D(t) => out.push_str(&self.ctor(
+                "Transform2D",
+                &self.reals(&[t.x.x, t.x.y, t.y.x, t.y.y, t.origin.x, t.origin.y]),
+            )),
+            Variant::Vector4(p) => {
+                out.push_str(&self.ctor("Vector4", &self.reals(&[p.x, p.y, p.z, p.w])))
+            }
+            Variant::Vector4i(p) => {
+                let a: Vec<String> = [p.x, p.y, p.z, p.w]
+                    .iter()
+                    .map(|&x| self.int_component(x))
+                    .collect();
+                out.push_str(&self.ctor("Vector4i", &a))
+            }
+            Variant::Plane(p) => out.push_str(&self.ctor(
+                "Plane",
+                &self.reals(&[p.normal.x, p.normal.y, p.normal.z, p.d]),
+            )),
+            Variant::Quaternion(q) => {
+                // 3.x `Quat( … )`; Pandemonium 3.8+ and Godot 4 `Quaternion`.
+                let name = match self.dialect {
+                    Dialect::Godot3 => "Quat",
+                    _ => "Quaternion",
+                };
+                out.push_str(&self.ctor(name, &self.reals(&[q.x, q.y, q.z, q.w])))
+            }
+            Variant::Aabb(b) => out.push_str(&self.ctor(
+                "AABB",
+                &self.reals(&[
+                    b.position.x,
+                    b.position.y,
+                    b.position.z,
+                    b.size.x,
+                    b.size.y,
+                    b.size.z,
+                ]),
+            )),
+            // Basis: `rows[i][j]` (3.x `elements[i][j]`), which is also the byte order.
+            Variant::Basis(b) => out.push_str(&self.ctor("Basis", &self.reals(&basis_rows(b)))),
+            Variant::Transform3D(t) => {
+                let mut r = basis_rows(&t.basis).to_vec();
+                r.extend([t.origin.x, t.origin.y, t.origin.z]);
+                out.push_str(&self.ctor(self.name("Transform", "Transform3D"), &self.reals(&r)))
+            }
+            // Projection: `columns[i][j]`; Pandemonium writes it without the inner spaces.
+            Variant::Projection(p) => {
+                let r: Vec<f64> = p
+                    .columns
+                    .iter()
+                    .flat_map(|c| [c.x, c.y, c.z, c.w])
+                    .collect();
+                let args = self.reals(&r).join(", ");
+                if self.dialect == Dialect::Godot3 {
+                    out.push_str(&self.ctor("Projection", &[args]));
+                } else {
+                    out.push_str(&format!("Projection({args})"));
+                }
+            }
+            Variant::Color(c) => out.push_str(&self.ctor("Color", &self.color_reals(c))),
+            // STRING_NAME: Godot 4 `&"…"`, Pandemonium `@"…"`, both with `c_escape`. Godot 3
+            // has no StringName; we print the Godot 4 form, which our parser reads.
+            Variant::StringName(s) => {
+                let sigil = if self.dialect == Dialect::Pandemonium {
+                    '@'
+                } else {
+                    '&'
+                };
+                out.push_str(&format!("{sigil}\"{}\"", c_escape(&s.0)));
+            }
+            Variant::NodePath(p) => {
+                out.push_str(&format!("NodePath(\"{}\")", c_escape(&p.to_string())))
+            }
+            // RID: Godot 4 `RID()` or `RID(id)` (`itos`, so signed). Godot 3 and Pandemonium
+            // have no RID case and print nothing at all (observed on 3.2.3: `var2str(RID())`
+            // is the empty string).
+            Variant::Rid(id) => {
+                if self.godot4() || self.reals == Reals::Exact {
+                    if *id == 0 {
+                        out.push_str("RID()");
+                    } else {
+                        out.push_str(&format!("RID({})", *id as i64));
+                    }
+                }
+            }
+            // "Do not really store these, but ensure that assignments are not empty."
+            Variant::Callable => out.push_str("Callable()"),
+            Variant::Signal(_) => out.push_str("Signal()"),
+            Variant::Object(o) => self.object(o, depth, out, stack),
+            Variant::Dictionary(d) => self.dictionary(d, depth, out, stack),
+            Variant::Array(a) => self.array(a, depth, out, stack),
+            Variant::PackedByteArray(b) => {
+                let a: Vec<String> = b.iter().map(u8::to_string).collect();
+                out.push_str(&self.ctor(self.name("PoolByteArray", "PackedByteArray"), &a))
+            }
+            Variant::PackedInt32Array(b) => {
+                let a: Vec<String> = b.iter().map(i32::to_string).collect();
+                out.push_str(&self.ctor(self.name("PoolIntArray", "PackedInt32Array"), &a))
+            }
+            Variant::PackedInt64Array(b) => {
+                let a: Vec<String> = b.iter().map(i64::to_string).collect();
+                out.push_str(&self.ctor("PackedInt64Array", &a))
+            }
+            Variant::PackedFloat32Array(b) => {
+                let a: Vec<String> = b
+                    .iter()
+                    .map(|&x| match self.reals {
+                        Reals::Exact => exact_real(f64::from(x), true),
+                        Reals::Engine => self.real(f64::from(x)),
+                    })
+                    .collect();
+                out.push_str(&self.ctor(self.name("PoolRealArray", "PackedFloat32Array"), &a))
+            }
+            Variant::PackedFloat64Array(b) => {
+                let a: Vec<String> = b
+                    .iter()
+                    .map(|&x| match self.reals {
+                        Reals::Exact => exact_real(x, false),
+                        Reals::Engine => self.real(x),
+                    })
+                    .collect();
+                out.push_str(&self.ctor("PackedFloat64Array", &a))
+            }
+            // Elements use `c_escape` (unlike a String value).
+            Variant::PackedStringArray(b) => {
+                let a: Vec<String> = b.iter().map(|s| format!("\"{}\"", c_escape(s))).collect();
+                out.push_str(&self.ctor(self.name("PoolStringArray", "PackedStringArray"), &a))
+            }
+            Variant::PackedVector2Array(b) => {
+                let r: Vec<f64> = b.iter().flat_map(|p| [p.x, p.y]).collect();
+                out.push_str(&self.ctor(
+                    self.name("PoolVector2Array", "PackedVector2Array"),
+                    &self.reals(&r),
+                ))
+            }
+            Variant::PackedVector2iArray(b) => {
+                let a: Vec<String> = b
+                    .iter()
+                    .flat_map(|p| [p.x, p.y])
+                    .map(|x| self.int_component(x))
+                    .collect();
+                out.push_str(&self.ctor(self.name("PoolVector2iArray", "PackedVector2iArray"), &a))
+            }
+            Variant::PackedVector3Array(b) => {
+                let r: Vec<f64> = b.iter().flat_map(|p| [p.x, p.y, p.z]).collect();
+                out.push_str(&self.ctor(
+                    self.name("PoolVector3Array", "PackedVector3Array"),
+                    &self.reals(&r),
+                ))
+            }
+            Variant::PackedVector3iArray(b) => {
+                let a: Vec<String> = b
+                    .iter()
+                    .flat_map(|p| [p.x, p.y, p.z])
+                    .map(|x| self.int_component(x))
+                    .collect();
+                out.push_str(&self.ctor(self.name("PoolVector3iArray", "PackedVector3iArray"), &a))
+            }
+            Variant::PackedColorArray(b) => {
+                let a: Vec<String> = b.iter().flat_map(|c| self.color_reals(c)).collect();
+                out.push_str(&self.ctor(self.name("PoolColorArray", "PackedColorArray"), &a))
+            }
+            Variant::PackedVector4Array(b) => {
+                let r: Vec<f64> = b.iter().flat_map(|p| [p.x, p.y, p.z, p.w]).collect();
+                out.push_str(&self.ctor(
+                    self.name("PoolVector4Array", "PackedVector4Array"),
+                    &self.reals(&r),
+                ))
+            }
+            Variant::PackedVector4iArray(b) => {
+                let a: Vec<String> = b
+                    .iter()
+                    .flat_map(|p| [p.x, p.y, p.z, p.w])
+                    .map(|x| self.int_component(x))
+                    .collect();
+                out.push_str(&self.ctor(self.name("PoolVector4iArray", "PackedVector4iArray"), &a))
+            }
+        }
+    }
+
+    /// case OBJECT: `null` for no object; a Resource with a file path as `Resource("path")`;
+    /// else `Object(Class,"prop":value,…)` and a newline, over the properties with storage or
+    /// script-variable usage. A decoded object holds exactly what the bytes sent, so we print
+    /// those, in the order sent (the engine's property-list order).
+    fn object<'a>(&self, o: &'a Object, depth: usize, out: &mut String, stack: &mut Vec<Task<'a>>) {
+        if self.godot4() && depth > GODOT4_MAX_RECURSION {
+            out.push_str("null");
+            return;
+        }
+        match o {
+            Object::Null => out.push_str("null"),
+            // `bytes_to_var` turns an id into an `EncodedObjectAsID` whose one property is
+            // `object_id` (an int, so printed signed), then its `script`.
+            Object::Id(id) => out.push_str(&format!(
+                "Object(EncodedObjectAsID,\"object_id\":{},\"script\":null)\n",
+                *id as i64
+            )),
+            Object::Full(full) => {
+                out.push_str(&format!("Object({},", full.class));
+                stack.push(Task::Text(")\n"));
+                for (i, (name, value)) in full.properties.iter().enumerate().rev() {
+                    // Godot 4 sends `script` as its `res://` path (marshalls.cpp, case
+                    // OBJECT); the decoding engine loads that script, which then prints as
+                    // an external resource.
+                    match (self.godot4(), name.as_str(), value) {
+                        (true, "script", Variant::String(path)) if !path.is_empty() => {
+                            stack.push(Task::Owned(resource_ref(path)));
+                        }
+                        _ => stack.push(Task::Value(value, depth + 1)),
+                    }
+                    stack.push(Task::Owned(format!("\"{name}\":")));
+                    if i > 0 {
+                        stack.push(Task::Text(","));
+                    }
+                }
+            }
+        }
+    }
+
+    fn dictionary<'a>(
+        &self,
+        d: &'a Dictionary,
+        depth: usize,
+        out: &mut String,
+        stack: &mut Vec<Task<'a>>,
+    ) {
+        let typed = d.typed.as_deref();
+        if let Some(t) = typed {
+            // 4.4+ typed dictionaries: `Dictionary[K, V](…)`, `Variant` for an untyped side.
+            out.push_str("Dictionary[");
+            out.push_str(&t.key.as_ref().map_or("Variant".into(), element_type_text));
+            out.push_str(", ");
+            out.push_str(&t.value.as_ref().map_or("Variant".into(), element_type_text));
+            out.push_str("](");
+            stack.push(Task::Text(")"));
+        }
+        if self.godot4() && depth > GODOT4_MAX_RECURSION {
+            out.push_str("{}");
+            return;
+        }
+        let mut entries: Vec<&'a (Variant, Variant)> = d.entries().iter().collect();
+        let dialect = self.dialect;
+        engine_sort(&mut entries, &|a, b| key_less(&a.0, &b.0, dialect));
+        match self.dialect {
+            // 4.3: `{}` when empty, else `{\n` + `k: v` joined by `,\n` + `\n}`.
+            Dialect::Godot4 if entries.is_empty() => {
+                out.push_str("{}");
+                return;
+            }
+            // 3.x: `{\n` + entries joined by `,\n` + `\n}`, so `{\n\n}` when empty.
+            Dialect::Godot3 if entries.is_empty() => {
+                out.push_str("{\n\n}");
+                return;
+            }
+            // Pandemonium: each entry ends in `,\n` or `\n`, so `{\n}` when empty.
+            _ => out.push_str("{\n"),
+        }
+        stack.push(Task::Text("\n}"));
+        let n = entries.len();
+        for (i, (k, v)) in entries.into_iter().map(|e| (&e.0, &e.1)).enumerate().rev() {
+            if i + 1 < n {
+                stack.push(Task::Text(",\n"));
+            }
+            stack.push(Task::Value(v, depth + 1));
+            stack.push(Task::Text(": "));
+            stack.push(Task::Value(k, depth + 1));
+        }
+        if self.dialect == Dialect::Pandemonium && n == 0 {
+            // `{\n` then `}`.
+            stack.pop();
+            stack.push(Task::Text("}"));
+        }
+    }
+
+    fn array<'a>(&self, a: &'a Array, depth: usize, out: &mut String, stack: &mut Vec<Task<'a>>) {
+        if let Some(t) = a.element_type() {
+            // 4.3+: `Array[T](` … `)`; T is the type name, the class name, or the script as
+            // a resource reference.
+            out.push_str("Array[");
+            out.push_str(&element_type_text(t));
+            out.push_str("](");
+            stack.push(Task::Text(")"));
+        }
+        if self.godot4() && depth > GODOT4_MAX_RECURSION {
+            out.push_str("[]");
+            return;
+        }
+        let (open, sep, close) = if self.godot4() {
+            ("[", ", ", "]")
+        } else {
+            // 3.x: `[ ` … ` ]`, so `[  ]` when empty (observed).
+            ("[ ", ", ", " ]")
+        };
+        out.push_str(open);
+        stack.push(Task::Text(close));
+        for (i, item) in a.items.iter().enumerate().rev() {
+            stack.push(Task::Value(item, depth + 1));
+            if i > 0 {
+                stack.push(Task::Text(sep));
+            }
+        }
+    }
+}
+
+fn fits_f32(v: f64) -> bool {
+    v.is_nan() || f64::from(v as f32) == v
+}
+
+/// A real printed so that it reads back to the same value: through `f32` when the value is
+/// one (the engines store real_t components as `float`), else as a double. `-0` keeps its
+/// sign, `-inf` is `inf_neg` (which both engines' parsers know); NaN payloads are not kept.
+fn exact_real(v: f64, as_f32: bool) -> String {
+    if v.is_nan() {
+        "nan".into()
+    } else if v.is_infinite() {
+        if v > 0.0 { "inf" } else { "inf_neg" }.into()
+    } else if as_f32 && f64::from(v as f32) == v {
+        shortest_f32(v as f32)
+    } else {
+        shortest_f64(v)
+    }
+}
+
+fn basis_rows(b: &Basis) -> [f64; 9] {
+    let r = &b.rows;
+    [
+        r[0].x, r[0].y, r[0].z, r[1].x, r[1].y, r[1].z, r[2].x, r[2].y, r[2].z,
+    ]
+}
+
+/// `Resource("path")` as 4.3 writes an external resource (`"Resource(\"" + path + "\")"`,
+/// the path not escaped).
+fn resource_ref(path: &str) -> String {
+    format!("Resource(\"{path}\")")
+}
+
+/// The text of a typed container's element type.
+pub(crate) fn element_type_text(t: &ElementType) -> String {
+    match t {
+        ElementType::Builtin(k) => type_name(*k).to_string(),
+        ElementType::Class(c) => c.clone(),
+        ElementType::Script(path) => resource_ref(path),
+    }
+}
+
+/// `Variant::get_type_name` of Godot 4 (core/variant/variant.cpp), plus Pandemonium's
+/// extra packed types.
+pub(crate) fn type_name(k: Kind) -> &'static str {
+    match k {
+        Kind::Nil => "Nil",
+        Kind::Bool => "bool",
+        Kind::Int => "int",
+        Kind::Float => "float",
+        Kind::String => "String",
+        Kind::Aabb => "AABB",
+        Kind::Rid => "RID",
+        other => other.name(),
+    }
+}
+
+/// `String::c_escape` (core/string/ustring.cpp): `\\`, `\a`, `\b`, `\f`, `\n`, `\r`, `\t`,
+/// `\v`, `\'`, `\?`, `\"`; everything else as is.
+pub(crate) fn c_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\x07' => out.push_str("\\a"),
+            '\x08' => out.push_str("\\b"),
+            '\x0c' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\x0b' => out.push_str("\\v"),
+            '\'' => out.push_str("\\'"),
+            '?' => out.push_str("\\?"),
+            '"' => out.push_str("\\\""),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `String::c_escape_multiline`: only `\\` and `\"`; newlines and control characters stay raw.
+pub(crate) fn c_escape_multiline(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
