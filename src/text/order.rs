@@ -47,8 +47,19 @@ pub fn variant_less(a: &Variant, b: &Variant, dialect: Dialect) -> bool {
         (Variant::Float(x), Variant::Float(y)) => x < y,
         (Variant::String(x), Variant::String(y)) => string_less(x, y),
         (Variant::StringName(x), Variant::StringName(y)) => string_less(&x.0, &y.0),
-        (Variant::Vector2(x), Variant::Vector2(y)) => lex_less(&[x.x, x.y], &[y.x, y.y]),
-        (Variant::Vector3(x), Variant::Vector3(y)) => lex_less(&[x.x, x.y, x.z], &[y.x, y.y, y.z]),
+        // 4.x `Vector2::operator<` / `Vector3::operator<`: the first component that is not
+        // `==` decides.
+        (Variant::Vector2(x), Variant::Vector2(y)) if godot4 => lex_less(&[x.x, x.y], &[y.x, y.y]),
+        (Variant::Vector3(x), Variant::Vector3(y)) if godot4 => {
+            lex_less(&[x.x, x.y, x.z], &[y.x, y.y, y.z])
+        }
+        // 3.x (core/math/vector2.h, vector3.h) compares with `Math::is_equal_approx`
+        // (observed: 3.2.3 orders `Vector2(7.3e-10, -94)` before `Vector2(-1.1e-38, 2e-39)`,
+        // their x being "equal").
+        (Variant::Vector2(x), Variant::Vector2(y)) => approx_lex_less(&[x.x, x.y], &[y.x, y.y]),
+        (Variant::Vector3(x), Variant::Vector3(y)) => {
+            approx_lex_less(&[x.x, x.y, x.z], &[y.x, y.y, y.z])
+        }
         (Variant::Vector2i(x), Variant::Vector2i(y)) => (x.x, x.y) < (y.x, y.y),
         (Variant::Vector3i(x), Variant::Vector3i(y)) => (x.x, x.y, x.z) < (y.x, y.y, y.z),
         (Variant::Vector4(x), Variant::Vector4(y)) if godot4 => {
@@ -112,6 +123,30 @@ fn lex_less(a: &[f64], b: &[f64]) -> bool {
         }
     }
     false
+}
+
+/// The 3.x form: each component but the last is compared with `is_equal_approx`, in
+/// `real_t` (`float`) arithmetic; the last with `<`.
+fn approx_lex_less(a: &[f64], b: &[f64]) -> bool {
+    let last = a.len() - 1;
+    for i in 0..last {
+        if !is_equal_approx(a[i] as f32, b[i] as f32) {
+            return a[i] < b[i];
+        }
+    }
+    a[last] < b[last]
+}
+
+/// `Math::is_equal_approx(real_t, real_t)` of 3.x (core/math/math_funcs.h): exact equality
+/// (for infinities), else a difference below `CMP_EPSILON` (1e-5) scaled by `|a|`, at least
+/// `CMP_EPSILON`.
+fn is_equal_approx(a: f32, b: f32) -> bool {
+    if a == b {
+        return true;
+    }
+    const CMP_EPSILON: f32 = 0.00001;
+    let tolerance = (CMP_EPSILON * a.abs()).max(CMP_EPSILON);
+    (a - b).abs() < tolerance
 }
 
 fn pool_less<T: PartialEq>(a: &[T], b: &[T]) -> bool {

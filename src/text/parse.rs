@@ -203,6 +203,18 @@ impl<'a> Lexer<'a> {
                             ))
                         }
                     };
+                    // Godot 3.2.3 writes `-inf.0` and `-nan.0` (its `.0` rule only skips
+                    // `inf` and `nan`); read them as what they were (lenient).
+                    if self.peek() == Some('.') {
+                        let mut ahead = self.chars.clone();
+                        ahead.next();
+                        if ahead.next() == Some('0')
+                            && !ahead.next().is_some_and(|c| c.is_ascii_alphanumeric())
+                        {
+                            self.bump();
+                            self.bump();
+                        }
+                    }
                     return Ok(Tok::Float(if first == '-' { -v } else { v }));
                 }
                 _ => {

@@ -457,7 +457,15 @@ impl Writer {
             if i + 1 < n {
                 stack.push(Task::Text(",\n"));
             }
-            stack.push(Task::Value(v, depth + 1));
+            if !self.godot4() && self.reals == Reals::Engine && godot3_key_lookup_fails(k) {
+                // The writer prints `dict[key]`, a lookup by hash and `hash_compare`, and in
+                // 3.x a PoolRealArray holding NaN is not equal to itself there: the lookup
+                // misses and the engine prints `null` (observed on 3.2.3, also when the
+                // PoolRealArray sits inside an Array key or among a Dictionary key's keys).
+                stack.push(Task::Text("null"));
+            } else {
+                stack.push(Task::Value(v, depth + 1));
+            }
             stack.push(Task::Text(": "));
             stack.push(Task::Value(k, depth + 1));
         }
@@ -495,6 +503,16 @@ impl Writer {
                 stack.push(Task::Text(sep));
             }
         }
+    }
+}
+
+/// Whether a Godot 3 Dictionary key fails to find itself (see the caller).
+fn godot3_key_lookup_fails(k: &Variant) -> bool {
+    match k {
+        Variant::PackedFloat32Array(a) => a.iter().any(|x| x.is_nan()),
+        Variant::Array(a) => a.items.iter().any(godot3_key_lookup_fails),
+        Variant::Dictionary(d) => d.entries().iter().any(|(k, _)| godot3_key_lookup_fails(k)),
+        _ => false,
     }
 }
 
