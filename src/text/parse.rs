@@ -14,9 +14,9 @@ use crate::generated::kinds::Kind;
 use crate::math::*;
 use crate::variant::*;
 
-/// Deepest nesting of containers, objects and typed-container types the parser accepts
-/// (the engines' `MAX_RECURSION_DEPTH` for Variants is 1024). The parser recurses, so this
-/// also bounds its stack use.
+/// Deepest nesting of containers and objects the parser accepts (the engines'
+/// `MAX_RECURSION_DEPTH` for Variants is 1024). The parser keeps open containers on a heap
+/// stack, so this bounds memory, not the thread's stack.
 pub const MAX_TEXT_DEPTH: usize = 1024;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -392,7 +392,6 @@ pub(crate) struct Parser<'a> {
     tok: Tok,
     line: usize,
     column: usize,
-    depth: usize,
     #[allow(dead_code)]
     dialect: Dialect,
 }
@@ -406,7 +405,6 @@ impl<'a> Parser<'a> {
             tok,
             line,
             column,
-            depth: 0,
             dialect,
         })
     }
@@ -451,85 +449,235 @@ impl<'a> Parser<'a> {
         Ok(v)
     }
 
-    fn enter(&mut self) -> Result<(), TextError> {
-        self.depth += 1;
-        if self.depth > MAX_TEXT_DEPTH {
-            return Err(self.error(format!("nesting deeper than {MAX_TEXT_DEPTH} levels")));
+    /// One value. Containers are parsed with an explicit stack of open containers (no
+    /// recursion), so nesting is bounded by [`MAX_TEXT_DEPTH`] and not by the thread's stack.
+    fn value(&mut self) -> Result<Variant, TextError> {
+        let mut open: Vec<Frame> = Vec::new();
+        'value: loop {
+            // Expecting a value, or the closer of an open container (empty, or after a
+            // trailing comma: both allowed, as in the engine's `_parse_array`).
+            let done = match open.last() {
+                Some(Frame::Array { .. }) if self.tok == Tok::RBracket => self.close(open.pop())?,
+                Some(Frame::Dictionary { key: None, .. }) if self.tok == Tok::RBrace => {
+                    self.close(open.pop())?
+                }
+                _ => {
+                    let in_script =
+                        matches!(open.last(), Some(Frame::Object { name, .. }) if name == "script");
+                    match self.start(in_script)? {
+                        Start::Value(v) => v,
+                        Start::Open(frame) => {
+                            if open.len() >= MAX_TEXT_DEPTH {
+                                return Err(self.error(format!(
+                                    "nesting deeper than {MAX_TEXT_DEPTH} levels"
+                                )));
+                            }
+                            let is_object = matches!(frame, Frame::Object { .. });
+                            open.push(frame);
+                            if is_object && !self.object_property_name(&mut open)? {
+                                let frame = open.pop();
+                                let v = self.close(frame)?;
+                                match self.attach(&mut open, v)? {
+                                    Some(v) => return Ok(v),
+                                    None => continue 'value,
+                                }
+                            }
+                            continue 'value;
+                        }
+                    }
+                }
+            };
+            // A complete value: hand it to the container it belongs to.
+            if let Some(v) = self.attach(&mut open, done)? {
+                return Ok(v);
+            }
         }
-        Ok(())
     }
 
-    fn value(&mut self) -> Result<Variant, TextError> {
+    /// Puts a finished value into the innermost open container; `Some` when there is none
+    /// (the value is the document's). Closes every container that ends right after it.
+    fn attach(
+        &mut self,
+        open: &mut Vec<Frame>,
+        mut v: Variant,
+    ) -> Result<Option<Variant>, TextError> {
+        loop {
+            let Some(top) = open.last_mut() else {
+                return Ok(Some(v));
+            };
+            let closer = match top {
+                Frame::Array { items, .. } => {
+                    items.push(v);
+                    Tok::RBracket
+                }
+                Frame::Dictionary { key, entries, .. } => match key.take() {
+                    None => {
+                        *key = Some(v);
+                        self.expect(Tok::Colon)?;
+                        return Ok(None);
+                    }
+                    Some(k) => {
+                        // A repeated key replaces the earlier value in place (`object[key] = v`).
+                        entries.insert(k, v);
+                        Tok::RBrace
+                    }
+                },
+                Frame::Object {
+                    properties, name, ..
+                } => {
+                    properties.push((std::mem::take(name), v));
+                    match self.tok {
+                        Tok::Comma => {
+                            self.advance()?;
+                            if self.object_property_name(open)? {
+                                return Ok(None);
+                            }
+                        }
+                        Tok::RParen => {
+                            self.advance()?;
+                        }
+                        _ => return Err(self.expected("`,` or `)`")),
+                    }
+                    let frame = open.pop();
+                    v = self.close_object(frame);
+                    continue;
+                }
+            };
+            match &self.tok {
+                Tok::Comma => {
+                    self.advance()?;
+                    return Ok(None);
+                }
+                t if *t == closer => {
+                    let frame = open.pop();
+                    v = self.close(frame)?;
+                }
+                _ => return Err(self.expected(&format!("`,` or {}", closer.describe()))),
+            }
+        }
+    }
+
+    /// Reads `"name":` of an object's next property into the frame; `false` at its `)`.
+    fn object_property_name(&mut self, open: &mut [Frame]) -> Result<bool, TextError> {
+        if self.tok == Tok::RParen {
+            self.advance()?;
+            return Ok(false);
+        }
+        let n = match &self.tok {
+            Tok::Str(s) => s.clone(),
+            _ => return Err(self.expected("a property name string")),
+        };
+        self.advance()?;
+        self.expect(Tok::Colon)?;
+        if let Some(Frame::Object { name, .. }) = open.last_mut() {
+            *name = n;
+        }
+        Ok(true)
+    }
+
+    /// Consumes the closer of `frame` and builds its value.
+    fn close(&mut self, frame: Option<Frame>) -> Result<Variant, TextError> {
+        match frame {
+            Some(Frame::Array {
+                items,
+                element,
+                paren,
+            }) => {
+                self.expect(Tok::RBracket)?;
+                if paren {
+                    self.expect(Tok::RParen)?;
+                }
+                Ok(Variant::Array(match element {
+                    Some(e) => Array::typed(e, items),
+                    None => Array::new(items),
+                }))
+            }
+            Some(Frame::Dictionary {
+                mut entries,
+                typed,
+                paren,
+                ..
+            }) => {
+                self.expect(Tok::RBrace)?;
+                if paren {
+                    self.expect(Tok::RParen)?;
+                }
+                entries.typed = typed;
+                Ok(Variant::Dictionary(entries))
+            }
+            Some(object @ Frame::Object { .. }) => Ok(self.close_object(Some(object))),
+            None => Err(self.error("internal: no open container")),
+        }
+    }
+
+    /// An object whose `)` was consumed. `EncodedObjectAsID` with its `object_id` becomes the
+    /// id form again.
+    fn close_object(&mut self, frame: Option<Frame>) -> Variant {
+        let Some(Frame::Object {
+            class, properties, ..
+        }) = frame
+        else {
+            return Variant::Nil;
+        };
+        if class == "EncodedObjectAsID" {
+            let id = properties.iter().find(|(n, _)| n == "object_id");
+            let only_id = properties
+                .iter()
+                .all(|(n, v)| n == "object_id" || (n == "script" && *v == Variant::Nil));
+            if let (Some((_, Variant::Int(id))), true) = (id, only_id) {
+                return Variant::Object(Object::Id(*id as u64));
+            }
+        }
+        Variant::Object(Object::Full(Box::new(FullObject { class, properties })))
+    }
+
+    /// The start of a value: a whole value, or an opened container.
+    fn start(&mut self, in_script: bool) -> Result<Start, TextError> {
         let (line, column) = (self.line, self.column);
-        match self.advance()? {
-            Tok::Int(i) => Ok(Variant::Int(i)),
-            Tok::Float(f) => Ok(Variant::Float(f)),
-            Tok::Str(s) => Ok(Variant::String(s)),
-            Tok::StrName(s) => Ok(Variant::StringName(StringName(s))),
-            Tok::NodePathLit(s) => Ok(Variant::NodePath(Box::new(NodePath::parse(&s)))),
-            Tok::Color(c) => Ok(Variant::Color(c)),
+        Ok(Start::Value(match self.advance()? {
+            Tok::Int(i) => Variant::Int(i),
+            Tok::Float(f) => Variant::Float(f),
+            Tok::Str(s) => Variant::String(s),
+            Tok::StrName(s) => Variant::StringName(StringName(s)),
+            Tok::NodePathLit(s) => Variant::NodePath(Box::new(NodePath::parse(&s))),
+            Tok::Color(c) => Variant::Color(c),
             Tok::LBracket => {
-                self.enter()?;
-                let items = self.array_items()?;
-                self.depth -= 1;
-                Ok(Variant::Array(Array::new(items)))
+                return Ok(Start::Open(Frame::Array {
+                    items: Vec::new(),
+                    element: None,
+                    paren: false,
+                }))
             }
             Tok::LBrace => {
-                self.enter()?;
-                let d = self.dictionary_entries()?;
-                self.depth -= 1;
-                Ok(Variant::Dictionary(d))
+                return Ok(Start::Open(Frame::Dictionary {
+                    entries: Dictionary::new(),
+                    key: None,
+                    typed: None,
+                    paren: false,
+                }))
             }
-            Tok::Ident(id) => self.identifier(&id, line, column),
-            other => Err(TextError {
-                line,
-                column,
-                message: format!("expected a value, found {}", other.describe()),
-            }),
-        }
-    }
-
-    /// `[` already read: values separated by commas, a trailing comma allowed (as the engine's
-    /// `_parse_array`), up to `]`.
-    fn array_items(&mut self) -> Result<Vec<Variant>, TextError> {
-        let mut items = Vec::new();
-        loop {
-            if self.tok == Tok::RBracket {
+            // Godot 4 sends an object's script as its `res://` path; its text is the loaded
+            // script, `Resource("path")`: read it back as that path.
+            Tok::Ident(id) if id == "Resource" && in_script && self.tok == Tok::LParen => {
                 self.advance()?;
-                return Ok(items);
+                let path = self.string_arg()?;
+                self.expect(Tok::RParen)?;
+                Variant::String(path)
             }
-            items.push(self.value()?);
-            match self.tok {
-                Tok::Comma => {
-                    self.advance()?;
-                }
-                Tok::RBracket => {}
-                _ => return Err(self.expected("`,` or `]`")),
+            Tok::Ident(id) => match id.as_str() {
+                "Object" => return self.open_object().map(Start::Open),
+                "Array" => return self.open_typed_array().map(Start::Open),
+                "Dictionary" => return self.open_typed_dictionary().map(Start::Open),
+                _ => self.identifier(&id, line, column)?,
+            },
+            other => {
+                return Err(TextError {
+                    line,
+                    column,
+                    message: format!("expected a value, found {}", other.describe()),
+                })
             }
-        }
-    }
-
-    /// `{` already read: `key: value` pairs, a trailing comma allowed, up to `}`. A repeated
-    /// key replaces the earlier value in place (`object[key] = v`).
-    fn dictionary_entries(&mut self) -> Result<Dictionary, TextError> {
-        let mut d = Dictionary::new();
-        loop {
-            if self.tok == Tok::RBrace {
-                self.advance()?;
-                return Ok(d);
-            }
-            let key = self.value()?;
-            self.expect(Tok::Colon)?;
-            let value = self.value()?;
-            d.insert(key, value);
-            match self.tok {
-                Tok::Comma => {
-                    self.advance()?;
-                }
-                Tok::RBrace => {}
-                _ => return Err(self.expected("`,` or `}`")),
-            }
-        }
+        }))
     }
 
     /// Numbers between `(` and `)`, commas between, a trailing comma allowed (lenient: the
@@ -741,9 +889,6 @@ impl<'a> Parser<'a> {
                 self.args(id, &[0])?;
                 Variant::Signal(Signal::default())
             }
-            "Object" => self.object()?,
-            "Array" => self.typed_array()?,
-            "Dictionary" => self.typed_dictionary()?,
             "Resource" | "ExtResource" | "SubResource" => {
                 return Err(TextError {
                     line,
@@ -890,69 +1035,29 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `Object(Class,"prop":value,…)`. `EncodedObjectAsID` with its `object_id` becomes the
-    /// id form again; a `script` given as `Resource("path")` becomes the path String that
-    /// Godot 4 sends for a script.
-    fn object(&mut self) -> Result<Variant, TextError> {
+    /// `Object(Class,` … : the frame of an object's properties (`"prop":value`, commas
+    /// between, a trailing one allowed, up to `)`; the comma after the class may be left out).
+    fn open_object(&mut self) -> Result<Frame, TextError> {
         self.expect(Tok::LParen)?;
+        let (line, column) = (self.line, self.column);
         let class = match self.advance()? {
             Tok::Ident(c) => c,
             other => {
                 return Err(TextError {
-                    line: self.line,
-                    column: self.column,
+                    line,
+                    column,
                     message: format!("expected a class name, found {}", other.describe()),
                 })
             }
         };
-        self.enter()?;
-        let mut properties = Vec::new();
         if self.tok == Tok::Comma {
             self.advance()?;
         }
-        loop {
-            if self.tok == Tok::RParen {
-                self.advance()?;
-                break;
-            }
-            let name = match &self.tok {
-                Tok::Str(s) => s.clone(),
-                _ => return Err(self.expected("a property name string")),
-            };
-            self.advance()?;
-            self.expect(Tok::Colon)?;
-            let value = if self.tok == Tok::Ident("Resource".into()) && name == "script" {
-                self.advance()?;
-                self.expect(Tok::LParen)?;
-                let path = self.string_arg()?;
-                self.expect(Tok::RParen)?;
-                Variant::String(path)
-            } else {
-                self.value()?
-            };
-            properties.push((name, value));
-            match self.tok {
-                Tok::Comma => {
-                    self.advance()?;
-                }
-                Tok::RParen => {}
-                _ => return Err(self.expected("`,` or `)`")),
-            }
-        }
-        self.depth -= 1;
-        if class == "EncodedObjectAsID" {
-            let id = properties.iter().find(|(n, _)| n == "object_id");
-            let only_id = properties
-                .iter()
-                .all(|(n, v)| n == "object_id" || (n == "script" && *v == Variant::Nil));
-            if let (Some((_, Variant::Int(id))), true) = (id, only_id) {
-                return Ok(Variant::Object(Object::Id(*id as u64)));
-            }
-        }
-        Ok(Variant::Object(Object::Full(Box::new(FullObject {
+        Ok(Frame::Object {
             class,
-            properties,
-        }))))
+            properties: Vec::new(),
+            name: String::new(),
+        })
     }
 
     /// The element type inside `Array[…]` / `Dictionary[…, …]`: a builtin type name, a class
@@ -980,8 +1085,8 @@ impl<'a> Parser<'a> {
         }))
     }
 
-    /// `Array[T]([…])`, or (lenient) `Array([…])`.
-    fn typed_array(&mut self) -> Result<Variant, TextError> {
+    /// `Array[T]([` or (lenient) `Array([`: the frame of its items.
+    fn open_typed_array(&mut self) -> Result<Frame, TextError> {
         let mut element = None;
         if self.tok == Tok::LBracket {
             self.advance()?;
@@ -990,18 +1095,15 @@ impl<'a> Parser<'a> {
         }
         self.expect(Tok::LParen)?;
         self.expect(Tok::LBracket)?;
-        self.enter()?;
-        let items = self.array_items()?;
-        self.depth -= 1;
-        self.expect(Tok::RParen)?;
-        Ok(Variant::Array(match element {
-            Some(e) => Array::typed(e, items),
-            None => Array::new(items),
-        }))
+        Ok(Frame::Array {
+            items: Vec::new(),
+            element,
+            paren: true,
+        })
     }
 
-    /// `Dictionary[K, V]({…})` (4.4+), or (lenient) `Dictionary({…})`.
-    fn typed_dictionary(&mut self) -> Result<Variant, TextError> {
+    /// `Dictionary[K, V]({` (4.4+) or (lenient) `Dictionary({`: the frame of its entries.
+    fn open_typed_dictionary(&mut self) -> Result<Frame, TextError> {
         let mut typed = None;
         if self.tok == Tok::LBracket {
             self.advance()?;
@@ -1015,13 +1117,41 @@ impl<'a> Parser<'a> {
         }
         self.expect(Tok::LParen)?;
         self.expect(Tok::LBrace)?;
-        self.enter()?;
-        let mut d = self.dictionary_entries()?;
-        self.depth -= 1;
-        self.expect(Tok::RParen)?;
-        d.typed = typed;
-        Ok(Variant::Dictionary(d))
+        Ok(Frame::Dictionary {
+            entries: Dictionary::new(),
+            key: None,
+            typed,
+            paren: true,
+        })
     }
+}
+
+/// An open container of [`Parser::value`].
+enum Frame {
+    Array {
+        items: Vec<Variant>,
+        element: Option<ElementType>,
+        /// `Array[T]([…])`: a `)` follows the `]`.
+        paren: bool,
+    },
+    Dictionary {
+        entries: Dictionary,
+        /// The key read, while its value is being parsed.
+        key: Option<Variant>,
+        typed: Option<Box<DictionaryType>>,
+        paren: bool,
+    },
+    Object {
+        class: String,
+        properties: Vec<(String, Variant)>,
+        /// The name of the property whose value is being parsed.
+        name: String,
+    },
+}
+
+enum Start {
+    Value(Variant),
+    Open(Frame),
 }
 
 fn special_float(id: &str) -> Option<f64> {
