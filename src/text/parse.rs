@@ -35,7 +35,9 @@ enum Tok {
     StrName(String),
     /// `^"…"`: GDScript's NodePath literal (lenient; the engines' text parsers lack it).
     NodePathLit(String),
-    Int(i64),
+    /// An integer, and whether it was written with a `-` (so `-0` can be a negative zero
+    /// where a real is expected).
+    Int(i64, bool),
     Float(f64),
     /// `#rrggbb` and friends (`Color::html`).
     Color(Color),
@@ -57,7 +59,7 @@ impl Tok {
             Tok::Str(_) => "a string".into(),
             Tok::StrName(_) => "a StringName".into(),
             Tok::NodePathLit(_) => "a NodePath".into(),
-            Tok::Int(_) | Tok::Float(_) => "a number".into(),
+            Tok::Int(..) | Tok::Float(_) => "a number".into(),
             Tok::Color(_) => "a color".into(),
             Tok::Eof => "the end of the text".into(),
         }
@@ -277,13 +279,16 @@ impl<'a> Lexer<'a> {
                 .map(Tok::Float)
                 .map_err(|_| self.error(line, column, format!("malformed number `{text}`")))
         } else {
-            text.parse::<i64>().map(Tok::Int).map_err(|_| {
-                self.error(
-                    line,
-                    column,
-                    format!("integer `{text}` does not fit in 64 bits"),
-                )
-            })
+            let negative = text.starts_with('-');
+            text.parse::<i64>()
+                .map(|i| Tok::Int(i, negative))
+                .map_err(|_| {
+                    self.error(
+                        line,
+                        column,
+                        format!("integer `{text}` does not fit in 64 bits"),
+                    )
+                })
         }
     }
 
@@ -635,7 +640,7 @@ impl<'a> Parser<'a> {
     fn start(&mut self, in_script: bool) -> Result<Start, TextError> {
         let (line, column) = (self.line, self.column);
         Ok(Start::Value(match self.advance()? {
-            Tok::Int(i) => Variant::Int(i),
+            Tok::Int(i, _) => Variant::Int(i),
             Tok::Float(f) => Variant::Float(f),
             Tok::Str(s) => Variant::String(s),
             Tok::StrName(s) => Variant::StringName(StringName(s)),
@@ -691,7 +696,9 @@ impl<'a> Parser<'a> {
                     self.advance()?;
                     return Ok(out);
                 }
-                Tok::Int(i) => (*i as f64, Some(*i)),
+                // `-0` as a real is negative zero (our exact text writes it).
+                Tok::Int(0, true) => (-0.0, Some(0)),
+                Tok::Int(i, _) => (*i as f64, Some(*i)),
                 Tok::Float(f) => (*f, None),
                 Tok::Ident(id) => match special_float(id) {
                     Some(f) => (f, None),

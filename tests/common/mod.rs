@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod text;
+pub mod textgen;
 
 use std::path::{Path, PathBuf};
 
