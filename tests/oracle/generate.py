@@ -416,6 +416,19 @@ def malformed_cases():
     add("object_class_object", H(17) + gstr("Object") + u32(0), "full Object of class Object", allow=True)
     add("object_empty_class", H(17) + gstr(""), "full Object with an empty class name")
     add("object_empty_class_allowed", H(17) + gstr(""), "full Object with an empty class name", allow=True)
+    add("object_full_nested_allowed", H(19) + u32(2) + int42 + H(17) + gstr("Reference") + u32(0),
+        "a full Object inside an Array", allow=True)
+    add("object_property_truncated", H(17) + gstr("Resource") + u32(1) + gstr("resource_name"),
+        "full Object whose property has no value", allow=True)
+    add("object_property_bad_value", H(17) + gstr("Resource") + u32(1) + gstr("resource_name") + H(4) + u32(9),
+        "full Object whose property value is a truncated String", allow=True)
+    add("object_property_wrong_type", H(17) + gstr("Resource") + u32(1) + gstr("resource_name") + int42,
+        "full Object: resource_name (a String property) sent as int 42", allow=True)
+    add("object_abstract_class", H(17) + gstr("Script") + u32(0), "full Object of a class that cannot be instanced", allow=True)
+    add("object_singleton_class", H(17) + gstr("OS") + u32(0), "full Object of a singleton class name", allow=True)
+    add("object_node_allowed", H(17) + gstr("Node") + u32(1) + gstr("name") + H(4) + gstr("Bob"),
+        "full Node; name is not a storage property but is set anyway", allow=True)
+    add("object_as_id_allowed", H(17, 1) + struct.pack("<Q", 1234), "Object as id with allow_objects true", allow=True)
     add("object_as_id_not_allowed", H(17, 1) + struct.pack("<Q", 1234), "Object as id, allow_objects false: an EncodedObjectAsID")
     add("object_as_id_zero", H(17, 1) + struct.pack("<Q", 0), "Object as id 0")
     for t in (27, 28, 31, 0x7f, 0xff):
@@ -494,15 +507,19 @@ def malformed_cases():
 
 
 def build_malformed(out_dir):
+    """malformed/ holds what bytes2var(bytes, false) did; malformed/allow_objects/ what
+    bytes2var(bytes, true) did with inputs that only matter when objects are allowed."""
     clean_dir(out_dir)
     cases = malformed_cases()
     if len({c[0] for c in cases}) != len(cases):
         sys.exit("duplicate malformed names")
     answers = harness(["b2v\t%s\t%d" % (data.hex(), allow) for _, data, allow, _ in cases])
-    rows = []
+    groups = {False: [], True: []}
     for (name, data, allow, note), a in zip(cases, answers):
         f = a.split("\t")
-        with open(os.path.join(out_dir, name + ".bin"), "wb") as fb:
+        d = os.path.join(out_dir, "allow_objects") if allow else out_dir
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, name + ".bin"), "wb") as fb:
             fb.write(data)
         row = {"name": name, "hex": data.hex(), "allow_objects": allow, "note": note,
                "ok": f[0] == "ok", "text": "", "error": "", "reencoded_hex": ""}
@@ -511,9 +528,10 @@ def build_malformed(out_dir):
             row["reencoded_hex"] = f[2]
         else:
             row["error"] = f[1]
-        rows.append(row)
-    write_json_lines(os.path.join(out_dir, "manifest.jsonl"), rows)
-    return rows
+        groups[allow].append(row)
+    write_json_lines(os.path.join(out_dir, "manifest.jsonl"), groups[False])
+    write_json_lines(os.path.join(out_dir, "allow_objects", "manifest.jsonl"), groups[True])
+    return groups[False], groups[True]
 
 
 # --------------------------------------------------------------------------------------------
@@ -592,7 +610,7 @@ def main():
     main_rows = build_values(os.path.join(ORACLE, "cases", "corpus.tsv"), OUT,
                              keep_dirs=("game", "malformed", "streams"))
     game_rows = build_values(os.path.join(ORACLE, "cases", "game.tsv"), os.path.join(OUT, "game"))
-    mal_rows = build_malformed(os.path.join(OUT, "malformed"))
+    mal_rows, mal_obj_rows = build_malformed(os.path.join(OUT, "malformed"))
     stream_rows = build_streams(os.path.join(OUT, "streams"))
     types = sorted({r["type"] for r in main_rows})
     with open(os.path.join(OUT, "summary.txt"), "w") as f:
@@ -607,6 +625,8 @@ def main():
         f.write("game %d\n" % len(game_rows))
         f.write("malformed %d (ok %d, err %d)\n" % (len(mal_rows), sum(r["ok"] for r in mal_rows),
                                                     sum(not r["ok"] for r in mal_rows)))
+        f.write("malformed/allow_objects %d (ok %d, err %d)\n" % (
+            len(mal_obj_rows), sum(r["ok"] for r in mal_obj_rows), sum(not r["ok"] for r in mal_obj_rows)))
         f.write("streams %d\n" % len(stream_rows))
     with open(os.path.join(OUT, "summary.txt")) as f:
         sys.stdout.write(f.read())
