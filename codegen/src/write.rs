@@ -3,6 +3,7 @@
 
 use crate::emit::{rust_artifacts, Artifact};
 use crate::lower::{load_spec, COMMON_FILE};
+use crate::model::Spec;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 
@@ -40,16 +41,16 @@ pub fn render_rust(a: &Artifact) -> anyhow::Result<Output> {
 /// Every file `cargo codegen` owns, rendered from the spec under `root`.
 pub fn all_outputs(root: &Path) -> anyhow::Result<Vec<Output>> {
     let spec = load_spec(root).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let mut arts = rust_artifacts(&spec, RUST_OUT);
-    for a in &mut arts {
-        if a.path.ends_with("/mod.rs")
-            || a.path.ends_with("/kinds.rs")
-            || a.path.ends_with("/layouts.rs")
-        {
-            a.sources.insert(0, COMMON_FILE.to_string());
-        }
-    }
-    arts.iter().map(render_rust).collect()
+    spec_outputs(&spec, RUST_OUT, COMMON_FILE)
+}
+
+/// The Rust files of a checked spec under `out_dir`; `common_file` is named in the headers of
+/// the files generated from every dialect.
+pub fn spec_outputs(spec: &Spec, out_dir: &str, common_file: &str) -> anyhow::Result<Vec<Output>> {
+    rust_artifacts(spec, out_dir, common_file)
+        .iter()
+        .map(render_rust)
+        .collect()
 }
 
 /// What the freshness check found for one file.

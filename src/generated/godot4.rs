@@ -229,7 +229,6 @@ pub fn has_feature(version: Version, feature: Feature) -> bool {
         Feature::Int64Widening => version >= Version::new(4, 0, 0),
         Feature::FloatWidening => version >= Version::new(4, 0, 0),
         Feature::StringPaddingZeroed => version >= Version::new(4, 0, 0),
-        Feature::DeletedObjectKey => version >= Version::new(4, 0, 0),
         Feature::Flag64Reals => version >= Version::new(4, 0, 0),
         Feature::TypedArray => version >= Version::new(4, 3, 0),
         Feature::ObjectScriptAsPath => version >= Version::new(4, 3, 0),

@@ -17,9 +17,11 @@ pub struct Artifact {
     pub tokens: TokenStream,
 }
 
-/// Every generated Rust file of the spec, under `out_dir` (`src/generated`).
-pub fn rust_artifacts(spec: &Spec, out_dir: &str) -> Vec<Artifact> {
-    let all: Vec<String> = spec.dialects.iter().map(|d| d.file.clone()).collect();
+/// Every generated Rust file of the spec, under `out_dir` (`src/generated`); `common_file` is
+/// the file of the shared kinds, a source of the files that every dialect feeds.
+pub fn rust_artifacts(spec: &Spec, out_dir: &str, common_file: &str) -> Vec<Artifact> {
+    let mut all: Vec<String> = vec![common_file.to_string()];
+    all.extend(spec.dialects.iter().map(|d| d.file.clone()));
     let mut out = vec![
         Artifact {
             path: format!("{out_dir}/mod.rs"),
