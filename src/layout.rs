@@ -38,7 +38,8 @@ pub fn fits_f32(v: f64) -> bool {
     if v.is_nan() {
         real_from_f32_bits(real_to_f32_bits(v)).to_bits() == v.to_bits()
     } else {
-        f64::from(v as f32) == v && (v != 0.0 || (v as f32).is_sign_negative() == v.is_sign_negative())
+        f64::from(v as f32) == v
+            && (v != 0.0 || (v as f32).is_sign_negative() == v.is_sign_negative())
     }
 }
 

@@ -112,7 +112,10 @@ impl Transform2D {
 
 impl Transform3D {
     /// The identity transform.
-    pub const IDENTITY: Transform3D = Transform3D { basis: Basis::IDENTITY, origin: Vector3::new(0.0, 0.0, 0.0) };
+    pub const IDENTITY: Transform3D = Transform3D {
+        basis: Basis::IDENTITY,
+        origin: Vector3::new(0.0, 0.0, 0.0),
+    };
 }
 
 impl Projection {

@@ -21,7 +21,11 @@ pub struct Version {
 impl Version {
     /// `Version::new(4, 3, 0)` is Godot 4.3.
     pub const fn new(major: u8, minor: u8, patch: u8) -> Version {
-        Version { major, minor, patch }
+        Version {
+            major,
+            minor,
+            patch,
+        }
     }
 }
 
@@ -45,7 +49,10 @@ impl FromStr for Version {
 
     fn from_str(s: &str) -> Result<Version, ParseVersionError> {
         let err = || ParseVersionError(s.to_string());
-        let mut parts = s.trim().split('.').map(|p| p.parse::<u8>().map_err(|_| err()));
+        let mut parts = s
+            .trim()
+            .split('.')
+            .map(|p| p.parse::<u8>().map_err(|_| err()));
         let major = parts.next().ok_or_else(err)??;
         let minor = parts.next().ok_or_else(err)??;
         let patch = parts.next().transpose()?.unwrap_or(0);

@@ -1,0 +1,188 @@
+//! Dialects (Godot 3, Godot 4, Pandemonium), their versions, and the decode/encode options.
+
+use crate::generated::kinds::{Feature, Kind, TypeInfo};
+use crate::generated::{godot3, godot4, pandemonium};
+use crate::version::Version;
+use std::fmt;
+use std::str::FromStr;
+
+/// Which engine family wrote (or will read) the bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dialect {
+    /// Godot 3.x (`var2bytes` / `bytes2var`).
+    Godot3,
+    /// Godot 4.x (`var_to_bytes` / `bytes_to_var`).
+    Godot4,
+    /// The Pandemonium engine (a Godot 3 fork with its own type enums).
+    Pandemonium,
+}
+
+impl Dialect {
+    /// Every dialect.
+    pub const ALL: [Dialect; 3] = [Dialect::Godot3, Dialect::Godot4, Dialect::Pandemonium];
+
+    /// The newest engine version the spec describes (the default of the options).
+    pub fn newest(self) -> Version {
+        match self {
+            Dialect::Godot3 => godot3::NEWEST,
+            Dialect::Godot4 => godot4::NEWEST,
+            Dialect::Pandemonium => pandemonium::NEWEST,
+        }
+    }
+
+    /// The oldest engine version the spec describes.
+    pub fn oldest(self) -> Version {
+        match self {
+            Dialect::Godot3 => godot3::OLDEST,
+            Dialect::Godot4 => godot4::OLDEST,
+            Dialect::Pandemonium => pandemonium::OLDEST,
+        }
+    }
+
+    /// The kind behind a type id (the header's low byte) at `version`.
+    #[inline]
+    pub fn kind_of(self, version: Version, id: u32) -> Option<Kind> {
+        match self {
+            Dialect::Godot3 => godot3::kind_of(version, id),
+            Dialect::Godot4 => godot4::kind_of(version, id),
+            Dialect::Pandemonium => pandemonium::kind_of(version, id),
+        }
+    }
+
+    /// The type id of `kind` at `version`, if the dialect has that type then.
+    #[inline]
+    pub fn id_of(self, version: Version, kind: Kind) -> Option<u32> {
+        match self {
+            Dialect::Godot3 => godot3::id_of(version, kind),
+            Dialect::Godot4 => godot4::id_of(version, kind),
+            Dialect::Pandemonium => pandemonium::id_of(version, kind),
+        }
+    }
+
+    /// Whether FLAG_64 means "reals are doubles" for `kind` at `version`.
+    #[inline]
+    pub fn flag64_reals(self, version: Version, kind: Kind) -> bool {
+        match self {
+            Dialect::Godot3 => godot3::flag64_reals(version, kind),
+            Dialect::Godot4 => godot4::flag64_reals(version, kind),
+            Dialect::Pandemonium => pandemonium::flag64_reals(version, kind),
+        }
+    }
+
+    /// Whether the dialect has `feature` at `version`.
+    #[inline]
+    pub fn has_feature(self, version: Version, feature: Feature) -> bool {
+        match self {
+            Dialect::Godot3 => godot3::has_feature(version, feature),
+            Dialect::Godot4 => godot4::has_feature(version, feature),
+            Dialect::Pandemonium => pandemonium::has_feature(version, feature),
+        }
+    }
+
+    /// The spec's description of `kind` (name, fields, offsets) at `version`.
+    pub fn type_info(self, version: Version, kind: Kind) -> Option<&'static TypeInfo> {
+        match self {
+            Dialect::Godot3 => godot3::type_info(version, kind),
+            Dialect::Godot4 => godot4::type_info(version, kind),
+            Dialect::Pandemonium => pandemonium::type_info(version, kind),
+        }
+    }
+
+    /// The command-line name: `godot3`, `godot4`, `pandemonium`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::Godot3 => "godot3",
+            Dialect::Godot4 => "godot4",
+            Dialect::Pandemonium => "pandemonium",
+        }
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Dialect::Godot3 => "Godot 3",
+            Dialect::Godot4 => "Godot 4",
+            Dialect::Pandemonium => "Pandemonium",
+        })
+    }
+}
+
+impl FromStr for Dialect {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Dialect, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "godot3" | "3" | "g3" => Ok(Dialect::Godot3),
+            "godot4" | "4" | "g4" => Ok(Dialect::Godot4),
+            "pandemonium" => Ok(Dialect::Pandemonium),
+            _ => Err(format!(
+                "unknown dialect `{s}`: expected godot3, godot4 or pandemonium"
+            )),
+        }
+    }
+}
+
+/// Limits that keep decoding of untrusted bytes bounded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest nesting of containers and objects (the engine's `MAX_RECURSION_DEPTH`, 1024).
+    /// The decoder is iterative, so any value is safe for the thread stack.
+    pub max_depth: usize,
+    /// Most elements (array items, dictionary entries, packed-array elements, object
+    /// properties) one decode may produce in total.
+    pub max_elements: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_depth: 1024,
+            max_elements: usize::MAX,
+        }
+    }
+}
+
+/// Options of [`decode`](crate::decode).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeOptions {
+    /// The engine version that wrote the bytes; `None` is the newest of the dialect.
+    pub version: Option<Version>,
+    /// Accept full objects (`var_to_bytes_with_objects`), decoded as data only. Off by
+    /// default, as in the engine: in the engine this can run code.
+    pub allow_objects: bool,
+    /// Bounds on nesting and size.
+    pub limits: Limits,
+    /// Keep a leading U+FEFF (byte order mark) of strings. The engines drop it when
+    /// decoding (their UTF-8 reader skips a BOM), so by default so do we; set this to keep
+    /// every byte, e.g. to re-encode a file exactly.
+    pub keep_leading_bom: bool,
+}
+
+impl Default for DecodeOptions {
+    fn default() -> DecodeOptions {
+        DecodeOptions {
+            version: None,
+            allow_objects: false,
+            limits: Limits::default(),
+            keep_leading_bom: false,
+        }
+    }
+}
+
+/// Options of [`encode`](crate::encode).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct EncodeOptions {
+    /// The engine version that will read the bytes; `None` is the newest of the dialect.
+    pub version: Option<Version>,
+    /// Write math types as an engine built with `precision=double` does (Godot 4 only):
+    /// doubles with FLAG_64 set.
+    pub double_precision: bool,
+    /// Write full objects (`var_to_bytes_with_objects`). Without it a full object cannot be
+    /// written (the engine would send a live instance id, which a value as data does not have).
+    pub full_objects: bool,
+    /// Round reals that do not fit the target precision to the nearest `f32` (what a
+    /// single-precision engine stores) instead of failing with [`EncodeError::InexactReal`](crate::EncodeError::InexactReal).
+    pub round_reals: bool,
+    /// Deepest nesting accepted (the engine's encoder limit is 1024).
+    pub max_depth: Option<usize>,
+}

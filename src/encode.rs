@@ -1,0 +1,755 @@
+//! The encoder: a [`Variant`] to the bytes an engine of a given dialect and version writes.
+//!
+//! One walk, generic over where the bytes go: a sizing pass ([`Counter`]) computes the exact
+//! length and validates the value (so nothing is allocated for a value that cannot be
+//! written), then the writing pass fills one allocation of exactly that size.
+
+use crate::dialect::{Dialect, EncodeOptions};
+use crate::error::EncodeError;
+use crate::generated::kinds::{Feature, Kind};
+use crate::generated::layouts as fixed;
+use crate::layout::{fits_f32, real_to_f32_bits};
+use crate::math::*;
+use crate::quirks::{self, FLAG_64};
+use crate::variant::*;
+use crate::version::Version;
+
+/// Encodes `value` as the engine of `dialect` (at `options.version`) would.
+///
+/// ```
+/// use gdvariant::{encode, Dialect, EncodeOptions, Variant};
+/// let bytes = encode(&Variant::Int(42), Dialect::Godot4, &EncodeOptions::default())?;
+/// assert_eq!(bytes, [2, 0, 0, 0, 42, 0, 0, 0]);
+/// # Ok::<(), gdvariant::EncodeError>(())
+/// ```
+pub fn encode(
+    value: &Variant,
+    dialect: Dialect,
+    options: &EncodeOptions,
+) -> Result<Vec<u8>, EncodeError> {
+    let mut out = Vec::new();
+    encode_into(value, dialect, options, &mut out)?;
+    Ok(out)
+}
+
+/// Appends the encoding of `value` to `out`, reserving exactly the bytes needed first, so a
+/// server can reuse one buffer for every packet. On error `out` is left unchanged.
+pub fn encode_into(
+    value: &Variant,
+    dialect: Dialect,
+    options: &EncodeOptions,
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeError> {
+    let len = encoded_len(value, dialect, options)?;
+    out.reserve_exact(len);
+    let start = out.len();
+    let mut w = Encoder::new(dialect, options, Writer(out)).map_err(rooted)?;
+    w.value(value, 0).map_err(rooted)?;
+    debug_assert_eq!(out.len() - start, len, "sizing and writing passes disagree");
+    Ok(())
+}
+
+/// The exact number of bytes [`encode`] would produce, or why it cannot.
+pub fn encoded_len(
+    value: &Variant,
+    dialect: Dialect,
+    options: &EncodeOptions,
+) -> Result<usize, EncodeError> {
+    let mut c = Encoder::new(dialect, options, Counter(0)).map_err(rooted)?;
+    c.value(value, 0).map_err(rooted)?;
+    Ok(c.out.0)
+}
+
+/// Where encoded bytes go.
+trait Sink {
+    fn put(&mut self, bytes: &[u8]);
+    fn zeros(&mut self, n: usize);
+    /// A fixed layout of `size` bytes, written by `f` (only called when writing).
+    fn layout(&mut self, size: usize, f: impl FnOnce(&mut Vec<u8>));
+    #[inline]
+    fn u32(&mut self, v: u32) {
+        self.put(&v.to_le_bytes());
+    }
+    #[inline]
+    fn u64(&mut self, v: u64) {
+        self.put(&v.to_le_bytes());
+    }
+}
+
+/// Counts bytes (the sizing pass).
+struct Counter(usize);
+
+impl Sink for Counter {
+    #[inline]
+    fn put(&mut self, bytes: &[u8]) {
+        self.0 += bytes.len();
+    }
+    #[inline]
+    fn zeros(&mut self, n: usize) {
+        self.0 += n;
+    }
+    #[inline]
+    fn layout(&mut self, size: usize, _: impl FnOnce(&mut Vec<u8>)) {
+        self.0 += size;
+    }
+}
+
+/// Writes bytes (the writing pass).
+struct Writer<'a>(&'a mut Vec<u8>);
+
+impl Sink for Writer<'_> {
+    #[inline]
+    fn put(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+    #[inline]
+    fn zeros(&mut self, n: usize) {
+        self.0.resize(self.0.len() + n, 0);
+    }
+    #[inline]
+    fn layout(&mut self, _: usize, f: impl FnOnce(&mut Vec<u8>)) {
+        f(self.0)
+    }
+}
+
+struct Encoder<'o, S> {
+    dialect: Dialect,
+    version: Version,
+    options: &'o EncodeOptions,
+    max_depth: usize,
+    out: S,
+}
+
+fn path_of(e: &mut EncodeError) -> &mut String {
+    match e {
+        EncodeError::Unrepresentable { path, .. }
+        | EncodeError::Unsupported { path, .. }
+        | EncodeError::InexactReal { path, .. }
+        | EncodeError::FullObjectNeedsFlag { path, .. }
+        | EncodeError::TooDeep { path, .. }
+        | EncodeError::TooLong { path, .. } => path,
+    }
+}
+
+/// Adds a path segment to an error on its way up (`[3]`, `.pos`).
+fn at(seg: impl FnOnce() -> String) -> impl FnOnce(EncodeError) -> EncodeError {
+    move |mut e| {
+        let path = path_of(&mut e);
+        *path = format!("{}{path}", seg());
+        e
+    }
+}
+
+/// Roots an error's path at `value` (`value[3].pos`).
+fn rooted(mut e: EncodeError) -> EncodeError {
+    let path = path_of(&mut e);
+    *path = format!("value{path}");
+    e
+}
+
+fn key_segment(k: &Variant) -> String {
+    match k {
+        Variant::String(s) => format!(".{s}"),
+        Variant::StringName(s) => format!(".{}", s.0),
+        Variant::Int(i) => format!("[{i}]"),
+        other => format!("[{:?}]", other.kind()),
+    }
+}
+
+impl<'o, S: Sink> Encoder<'o, S> {
+    fn new(dialect: Dialect, options: &'o EncodeOptions, out: S) -> Result<Self, EncodeError> {
+        let version = options.version.unwrap_or_else(|| dialect.newest());
+        if options.double_precision && dialect != Dialect::Godot4 {
+            // Godot 3 and Pandemonium marshal math types with 4-byte floats whatever real_t is.
+            return Err(EncodeError::Unsupported {
+                what: "double precision".into(),
+                dialect,
+                version,
+                path: String::new(),
+            });
+        }
+        Ok(Encoder {
+            dialect,
+            version,
+            options,
+            max_depth: options.max_depth.unwrap_or(1024),
+            out,
+        })
+    }
+
+    fn id(&self, kind: Kind) -> Result<u32, EncodeError> {
+        self.dialect
+            .id_of(self.version, kind)
+            .ok_or_else(|| EncodeError::Unrepresentable {
+                kind,
+                dialect: self.dialect,
+                version: self.version,
+                path: String::new(),
+            })
+    }
+
+    fn unsupported(&self, what: &str) -> EncodeError {
+        EncodeError::Unsupported {
+            what: what.into(),
+            dialect: self.dialect,
+            version: self.version,
+            path: String::new(),
+        }
+    }
+
+    fn string(&mut self, s: &str) -> Result<(), EncodeError> {
+        let n = s.len();
+        if n > i32::MAX as usize - 3 {
+            return Err(EncodeError::TooLong {
+                len: n,
+                path: String::new(),
+            });
+        }
+        self.out.u32(n as u32);
+        self.out.put(s.as_bytes());
+        self.out.zeros(quirks::pad4(n));
+        Ok(())
+    }
+
+    fn count(&mut self, n: usize) -> Result<(), EncodeError> {
+        if n > quirks::COUNT_MASK as usize {
+            return Err(EncodeError::TooLong {
+                len: n,
+                path: String::new(),
+            });
+        }
+        self.out.u32(n as u32);
+        Ok(())
+    }
+
+    /// Whether math type `kind` is written with doubles, and a check that the reals fit
+    /// single precision otherwise.
+    fn wide(&self, kind: Kind, reals: &[f64]) -> Result<bool, EncodeError> {
+        if self.options.double_precision && self.dialect.flag64_reals(self.version, kind) {
+            return Ok(true);
+        }
+        if !self.options.round_reals {
+            if let Some(&bad) = reals.iter().find(|&&r| !fits_f32(r)) {
+                return Err(EncodeError::InexactReal {
+                    value: bad,
+                    path: String::new(),
+                });
+            }
+        }
+        Ok(false)
+    }
+
+    fn header(&mut self, kind: Kind, flags: u32) -> Result<(), EncodeError> {
+        let id = self.id(kind)?;
+        self.out.u32(id | flags);
+        Ok(())
+    }
+
+    fn fixed<T>(
+        &mut self,
+        kind: Kind,
+        v: &T,
+        reals: &[f64],
+        size: fn(bool) -> usize,
+        enc: fn(&T, bool, &mut Vec<u8>),
+    ) -> Result<(), EncodeError> {
+        let wide = self.wide(kind, reals)?;
+        self.header(kind, if wide { FLAG_64 } else { 0 })?;
+        self.out.layout(size(wide), |o| enc(v, wide, o));
+        Ok(())
+    }
+
+    fn value(&mut self, v: &Variant, depth: usize) -> Result<(), EncodeError> {
+        if depth > self.max_depth {
+            return Err(EncodeError::TooDeep {
+                limit: self.max_depth,
+                path: String::new(),
+            });
+        }
+        match v {
+            Variant::Nil => self.header(Kind::Nil, 0)?,
+            Variant::Bool(b) => {
+                self.header(Kind::Bool, 0)?;
+                self.out.u32(u32::from(*b));
+            }
+            Variant::Int(i) => {
+                if quirks::int_is_wide(*i) {
+                    self.header(Kind::Int, FLAG_64)?;
+                    self.out.u64(*i as u64);
+                } else {
+                    self.header(Kind::Int, 0)?;
+                    self.out.u32(*i as i32 as u32);
+                }
+            }
+            Variant::Float(f) => {
+                if quirks::float_is_wide(*f) {
+                    self.header(Kind::Float, FLAG_64)?;
+                    self.out.u64(f.to_bits());
+                } else {
+                    self.header(Kind::Float, 0)?;
+                    self.out.u32(real_to_f32_bits(*f));
+                }
+            }
+            Variant::String(s) => {
+                self.header(Kind::String, 0)?;
+                self.string(s)?;
+            }
+            Variant::StringName(s) => {
+                self.header(Kind::StringName, 0)?;
+                self.string(&s.0)?;
+            }
+            Variant::Vector2(x) => self.fixed(
+                Kind::Vector2,
+                x,
+                &[x.x, x.y],
+                fixed::vector2_size,
+                fixed::encode_vector2,
+            )?,
+            Variant::Vector2i(x) => self.fixed(
+                Kind::Vector2i,
+                x,
+                &[],
+                fixed::vector2i_size,
+                fixed::encode_vector2i,
+            )?,
+            Variant::Rect2(x) => self.fixed(
+                Kind::Rect2,
+                x,
+                &[x.position.x, x.position.y, x.size.x, x.size.y],
+                fixed::rect2_size,
+                fixed::encode_rect2,
+            )?,
+            Variant::Rect2i(x) => self.fixed(
+                Kind::Rect2i,
+                x,
+                &[],
+                fixed::rect2i_size,
+                fixed::encode_rect2i,
+            )?,
+            Variant::Vector3(x) => self.fixed(
+                Kind::Vector3,
+                x,
+                &[x.x, x.y, x.z],
+                fixed::vector3_size,
+                fixed::encode_vector3,
+            )?,
+            Variant::Vector3i(x) => self.fixed(
+                Kind::Vector3i,
+                x,
+                &[],
+                fixed::vector3i_size,
+                fixed::encode_vector3i,
+            )?,
+            Variant::Transform2D(x) => self.fixed(
+                Kind::Transform2D,
+                &**x,
+                &[x.x.x, x.x.y, x.y.x, x.y.y, x.origin.x, x.origin.y],
+                fixed::transform2d_size,
+                fixed::encode_transform2d,
+            )?,
+            Variant::Vector4(x) => self.fixed(
+                Kind::Vector4,
+                x,
+                &[x.x, x.y, x.z, x.w],
+                fixed::vector4_size,
+                fixed::encode_vector4,
+            )?,
+            Variant::Vector4i(x) => self.fixed(
+                Kind::Vector4i,
+                x,
+                &[],
+                fixed::vector4i_size,
+                fixed::encode_vector4i,
+            )?,
+            Variant::Plane(x) => self.fixed(
+                Kind::Plane,
+                x,
+                &[x.normal.x, x.normal.y, x.normal.z, x.d],
+                fixed::plane_size,
+                fixed::encode_plane,
+            )?,
+            Variant::Quaternion(x) => self.fixed(
+                Kind::Quaternion,
+                x,
+                &[x.x, x.y, x.z, x.w],
+                fixed::quaternion_size,
+                fixed::encode_quaternion,
+            )?,
+            Variant::Aabb(x) => self.fixed(
+                Kind::Aabb,
+                &**x,
+                &[
+                    x.position.x,
+                    x.position.y,
+                    x.position.z,
+                    x.size.x,
+                    x.size.y,
+                    x.size.z,
+                ],
+                fixed::aabb_size,
+                fixed::encode_aabb,
+            )?,
+            Variant::Basis(x) => self.fixed(
+                Kind::Basis,
+                &**x,
+                &basis_reals(x),
+                fixed::basis_size,
+                fixed::encode_basis,
+            )?,
+            Variant::Transform3D(x) => {
+                let mut r = basis_reals(&x.basis).to_vec();
+                r.extend([x.origin.x, x.origin.y, x.origin.z]);
+                self.fixed(
+                    Kind::Transform3D,
+                    &**x,
+                    &r,
+                    fixed::transform3d_size,
+                    fixed::encode_transform3d,
+                )?
+            }
+            Variant::Projection(x) => {
+                let r: Vec<f64> = x
+                    .columns
+                    .iter()
+                    .flat_map(|c| [c.x, c.y, c.z, c.w])
+                    .collect();
+                self.fixed(
+                    Kind::Projection,
+                    &**x,
+                    &r,
+                    fixed::projection_size,
+                    fixed::encode_projection,
+                )?
+            }
+            Variant::Color(x) => {
+                self.fixed(Kind::Color, x, &[], fixed::color_size, fixed::encode_color)?
+            }
+            Variant::NodePath(p) => {
+                self.header(Kind::NodePath, 0)?;
+                if p.names.len() > quirks::COUNT_MASK as usize {
+                    return Err(EncodeError::TooLong {
+                        len: p.names.len(),
+                        path: String::new(),
+                    });
+                }
+                self.out
+                    .u32((p.names.len() as u32) | quirks::NODEPATH_NEW_FORMAT);
+                self.count(p.subnames.len())?;
+                self.out.u32(if p.absolute {
+                    quirks::NODEPATH_ABSOLUTE
+                } else {
+                    0
+                });
+                // The engines before 4.6.3 leave this padding uninitialised; zero is what a
+                // clean buffer holds and what 4.6.3+ writes.
+                for s in p.names.iter().chain(&p.subnames) {
+                    self.string(s)?;
+                }
+            }
+            Variant::Rid(id) => {
+                self.header(Kind::Rid, 0)?;
+                if self.dialect.has_feature(self.version, Feature::RidPayload) {
+                    self.out.u64(*id);
+                } else if *id != 0 {
+                    return Err(
+                        self.unsupported("a RID id (this dialect sends RIDs without their id)")
+                    );
+                }
+            }
+            Variant::Object(o) => self.object(o, depth)?,
+            Variant::Callable => self.header(Kind::Callable, 0)?,
+            Variant::Signal(s) => {
+                self.header(Kind::Signal, 0)?;
+                self.string(&s.name)?;
+                self.out.u64(s.object);
+            }
+            Variant::Dictionary(d) => self.dictionary(d, depth)?,
+            Variant::Array(a) => self.array(a, depth)?,
+            Variant::PackedByteArray(b) => {
+                self.header(Kind::PackedByteArray, 0)?;
+                self.count(b.len())?;
+                self.out.put(b);
+                self.out.zeros(quirks::pad4(b.len()));
+            }
+            Variant::PackedInt32Array(x) => {
+                self.header(Kind::PackedInt32Array, 0)?;
+                self.count(x.len())?;
+                self.out.layout(x.len() * 4, |o| {
+                    o.extend(x.iter().flat_map(|v| v.to_le_bytes()))
+                });
+            }
+            Variant::PackedInt64Array(x) => {
+                self.header(Kind::PackedInt64Array, 0)?;
+                self.count(x.len())?;
+                self.out.layout(x.len() * 8, |o| {
+                    o.extend(x.iter().flat_map(|v| v.to_le_bytes()))
+                });
+            }
+            Variant::PackedFloat32Array(x) => {
+                self.header(Kind::PackedFloat32Array, 0)?;
+                self.count(x.len())?;
+                self.out.layout(x.len() * 4, |o| {
+                    o.extend(x.iter().flat_map(|v| v.to_le_bytes()))
+                });
+            }
+            Variant::PackedFloat64Array(x) => {
+                self.header(Kind::PackedFloat64Array, 0)?;
+                self.count(x.len())?;
+                self.out.layout(x.len() * 8, |o| {
+                    o.extend(x.iter().flat_map(|v| v.to_le_bytes()))
+                });
+            }
+            Variant::PackedStringArray(x) => {
+                self.header(Kind::PackedStringArray, 0)?;
+                self.count(x.len())?;
+                // Every element goes out with a trailing NUL counted in its length
+                // (`encode_variant`, case PACKED_STRING_ARRAY: `utf8.length() + 1`).
+                for s in x {
+                    let n = s.len() + 1;
+                    if n > i32::MAX as usize - 3 {
+                        return Err(EncodeError::TooLong {
+                            len: n,
+                            path: String::new(),
+                        });
+                    }
+                    self.out.u32(n as u32);
+                    self.out.put(s.as_bytes());
+                    self.out.zeros(1 + quirks::pad4(n));
+                }
+            }
+            Variant::PackedVector2Array(x) => {
+                let reals: Vec<f64> = if self.options.round_reals {
+                    vec![]
+                } else {
+                    x.iter().flat_map(|p| [p.x, p.y]).collect()
+                };
+                self.packed(
+                    Kind::PackedVector2Array,
+                    x,
+                    &reals,
+                    fixed::vector2_size,
+                    fixed::encode_vector2,
+                )?
+            }
+            Variant::PackedVector3Array(x) => {
+                let reals: Vec<f64> = if self.options.round_reals {
+                    vec![]
+                } else {
+                    x.iter().flat_map(|p| [p.x, p.y, p.z]).collect()
+                };
+                self.packed(
+                    Kind::PackedVector3Array,
+                    x,
+                    &reals,
+                    fixed::vector3_size,
+                    fixed::encode_vector3,
+                )?
+            }
+            Variant::PackedVector4Array(x) => {
+                let reals: Vec<f64> = if self.options.round_reals {
+                    vec![]
+                } else {
+                    x.iter().flat_map(|p| [p.x, p.y, p.z, p.w]).collect()
+                };
+                self.packed(
+                    Kind::PackedVector4Array,
+                    x,
+                    &reals,
+                    fixed::vector4_size,
+                    fixed::encode_vector4,
+                )?
+            }
+            Variant::PackedVector2iArray(x) => self.packed(
+                Kind::PackedVector2iArray,
+                x,
+                &[],
+                fixed::vector2i_size,
+                fixed::encode_vector2i,
+            )?,
+            Variant::PackedVector3iArray(x) => self.packed(
+                Kind::PackedVector3iArray,
+                x,
+                &[],
+                fixed::vector3i_size,
+                fixed::encode_vector3i,
+            )?,
+            Variant::PackedVector4iArray(x) => self.packed(
+                Kind::PackedVector4iArray,
+                x,
+                &[],
+                fixed::vector4i_size,
+                fixed::encode_vector4i,
+            )?,
+            Variant::PackedColorArray(x) => self.packed(
+                Kind::PackedColorArray,
+                x,
+                &[],
+                fixed::color_size,
+                fixed::encode_color,
+            )?,
+        }
+        Ok(())
+    }
+
+    fn packed<T>(
+        &mut self,
+        kind: Kind,
+        x: &[T],
+        reals: &[f64],
+        size: fn(bool) -> usize,
+        enc: fn(&T, bool, &mut Vec<u8>),
+    ) -> Result<(), EncodeError> {
+        let wide = self.wide(kind, reals)?;
+        self.header(kind, if wide { FLAG_64 } else { 0 })?;
+        self.count(x.len())?;
+        self.out.layout(x.len() * size(wide), |o| {
+            for v in x {
+                enc(v, wide, o)
+            }
+        });
+        Ok(())
+    }
+
+    fn object(&mut self, o: &Object, depth: usize) -> Result<(), EncodeError> {
+        match o {
+            // A null or freed object goes out as a bare NIL (observed in Godot 3.2.3 and 4.3;
+            // `encode_variant` case OBJECT pre-check in 3.5+ and 4.x).
+            Object::Null => self.header(Kind::Nil, 0),
+            Object::Id(id) => {
+                self.header(Kind::Object, FLAG_64)?;
+                self.out.u64(*id);
+                Ok(())
+            }
+            Object::Full(f) => {
+                if !self.options.full_objects {
+                    return Err(EncodeError::FullObjectNeedsFlag {
+                        class: f.class.clone(),
+                        path: String::new(),
+                    });
+                }
+                self.header(Kind::Object, 0)?;
+                self.string(&f.class)?;
+                self.count(f.properties.len())?;
+                for (name, value) in &f.properties {
+                    self.string(name)?;
+                    self.value(value, depth + 1)
+                        .map_err(at(|| format!(".{name}")))?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Typed-container type data: the container kind (for the header) and a writer of the data.
+    fn element_kind(&self, t: Option<&ElementType>) -> Result<u32, EncodeError> {
+        Ok(match t {
+            None => quirks::KIND_NONE,
+            Some(ElementType::Builtin(k)) => {
+                self.id(*k)?;
+                quirks::KIND_BUILTIN
+            }
+            Some(ElementType::Class(_)) => quirks::KIND_CLASS_NAME,
+            Some(ElementType::Script(_)) => quirks::KIND_SCRIPT,
+        })
+    }
+
+    fn element_data(&mut self, t: Option<&ElementType>) -> Result<(), EncodeError> {
+        match t {
+            None => Ok(()),
+            Some(ElementType::Builtin(k)) => {
+                let id = self.id(*k)?;
+                self.out.u32(id);
+                Ok(())
+            }
+            Some(ElementType::Class(s)) | Some(ElementType::Script(s)) => self.string(s),
+        }
+    }
+
+    fn dictionary(&mut self, d: &Dictionary, depth: usize) -> Result<(), EncodeError> {
+        let (k, v) = match &d.typed {
+            None => (None, None),
+            Some(t) => {
+                if !self
+                    .dialect
+                    .has_feature(self.version, Feature::TypedDictionary)
+                {
+                    return Err(self.unsupported("a typed Dictionary"));
+                }
+                (t.key.as_ref(), t.value.as_ref())
+            }
+        };
+        let flags = (self.element_kind(k)? << quirks::CONTAINER_KIND_SHIFT)
+            | (self.element_kind(v)? << (quirks::CONTAINER_KIND_SHIFT + 2));
+        self.header(Kind::Dictionary, flags)?;
+        self.element_data(k)?;
+        self.element_data(v)?;
+        self.count(d.len())?;
+        for (key, value) in d.entries() {
+            self.value(key, depth + 1)
+                .map_err(at(|| format!("{}(key)", key_segment(key))))?;
+            self.value(value, depth + 1)
+                .map_err(at(|| key_segment(key)))?;
+        }
+        Ok(())
+    }
+
+    fn array(&mut self, a: &Array, depth: usize) -> Result<(), EncodeError> {
+        match a.typed.as_deref() {
+            None => {
+                self.header(Kind::Array, 0)?;
+            }
+            Some(t)
+                if self
+                    .dialect
+                    .has_feature(self.version, Feature::PandemoniumTypedArray) =>
+            {
+                let kind = if t.pandemonium_packed {
+                    Kind::PackedTypedArray
+                } else {
+                    Kind::TypedArray
+                };
+                match &t.element {
+                    ElementType::Builtin(k) => {
+                        let flag = if *k == Kind::Object { FLAG_64 } else { 0 };
+                        self.header(kind, flag)?;
+                        let id = self.id(*k)?;
+                        self.out.u32(id);
+                    }
+                    ElementType::Class(name) => {
+                        self.header(kind, 0)?;
+                        let id = self.id(Kind::Object)?;
+                        self.out.u32(id);
+                        self.header(Kind::StringName, 0)?;
+                        self.string(name)?;
+                    }
+                    ElementType::Script(_) => {
+                        return Err(self.unsupported("an Array typed by a script"))
+                    }
+                }
+            }
+            Some(t) => {
+                if !self.dialect.has_feature(self.version, Feature::TypedArray)
+                    || t.pandemonium_packed
+                {
+                    return Err(self.unsupported("a typed Array"));
+                }
+                let kind = self.element_kind(Some(&t.element))?;
+                self.header(Kind::Array, kind << quirks::CONTAINER_KIND_SHIFT)?;
+                self.element_data(Some(&t.element))?;
+            }
+        }
+        self.count(a.items.len())?;
+        for (i, item) in a.items.iter().enumerate() {
+            self.value(item, depth + 1)
+                .map_err(at(|| format!("[{i}]")))?;
+        }
+        Ok(())
+    }
+}
+
+fn basis_reals(b: &Basis) -> [f64; 9] {
+    let r = &b.rows;
+    [
+        r[0].x, r[0].y, r[0].z, r[1].x, r[1].y, r[1].z, r[2].x, r[2].y, r[2].z,
+    ]
+}

@@ -1,0 +1,211 @@
+//! Errors of decoding and encoding, with the byte offset and the dialect.
+
+use crate::dialect::Dialect;
+use crate::generated::kinds::Kind;
+use crate::version::Version;
+
+/// Why bytes could not be decoded. Every variant carries the absolute byte offset of the
+/// field that failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DecodeError {
+    /// The input ends inside a value.
+    #[error("unexpected end of input: {needed} more bytes needed in {dialect} data (at offset {offset:#x})")]
+    UnexpectedEof {
+        /// Where the missing field starts.
+        offset: usize,
+        /// How many bytes were missing.
+        needed: usize,
+        /// The dialect being decoded.
+        dialect: Dialect,
+    },
+    /// The header's type id is not a type of this dialect and version.
+    #[error("unknown type {tag} in {dialect} {version} data (at offset {offset:#x})")]
+    UnknownType {
+        /// Offset of the header.
+        offset: usize,
+        /// The type id (header & 0xFF).
+        tag: u32,
+        /// The dialect.
+        dialect: Dialect,
+        /// The engine version.
+        version: Version,
+    },
+    /// A length or count is negative or larger than the remaining input.
+    #[error("length {len} out of bounds ({remaining} bytes remain) in {dialect} data (at offset {offset:#x})")]
+    LengthOutOfBounds {
+        /// Offset of the length field.
+        offset: usize,
+        /// The length as read.
+        len: u32,
+        /// Bytes left after the field.
+        remaining: usize,
+        /// The dialect.
+        dialect: Dialect,
+    },
+    /// A string is not valid UTF-8.
+    #[error("invalid UTF-8 in a string in {dialect} data (at offset {offset:#x})")]
+    InvalidUtf8 {
+        /// Offset of the first bad byte.
+        offset: usize,
+        /// The dialect.
+        dialect: Dialect,
+    },
+    /// A NodePath in the pre-3.0 format (bit 31 of its first word clear), which no engine reads.
+    #[error("NodePath in the obsolete old format in {dialect} data (at offset {offset:#x})")]
+    OldNodePath {
+        /// Offset of the NodePath's first word.
+        offset: usize,
+        /// The dialect.
+        dialect: Dialect,
+    },
+    /// A full object, while `allow_objects` is off (the engine's `ERR_UNAUTHORIZED`).
+    #[error("full object refused (set allow_objects to decode objects as data) in {dialect} data (at offset {offset:#x})")]
+    ObjectNotAllowed {
+        /// Offset of the object's header.
+        offset: usize,
+        /// The dialect.
+        dialect: Dialect,
+    },
+    /// Typed-container type data that names no valid type.
+    #[error("invalid container element type {tag} in {dialect} data (at offset {offset:#x})")]
+    InvalidElementType {
+        /// Offset of the type field.
+        offset: usize,
+        /// The value read.
+        tag: u32,
+        /// The dialect.
+        dialect: Dialect,
+    },
+    /// Nesting deeper than `limits.max_depth` (the engine's "Variant is too deep").
+    #[error("nesting deeper than {limit} in {dialect} data (at offset {offset:#x})")]
+    TooDeep {
+        /// Offset of the value that went too deep.
+        offset: usize,
+        /// The limit.
+        limit: usize,
+        /// The dialect.
+        dialect: Dialect,
+    },
+    /// More elements in total than `limits.max_elements`.
+    #[error("more than {limit} elements in {dialect} data (at offset {offset:#x})")]
+    TooManyElements {
+        /// Offset of the count that went over.
+        offset: usize,
+        /// The limit.
+        limit: usize,
+        /// The dialect.
+        dialect: Dialect,
+    },
+}
+
+impl DecodeError {
+    /// The absolute byte offset of the failure.
+    pub fn offset(&self) -> usize {
+        match self {
+            DecodeError::UnexpectedEof { offset, .. }
+            | DecodeError::UnknownType { offset, .. }
+            | DecodeError::LengthOutOfBounds { offset, .. }
+            | DecodeError::InvalidUtf8 { offset, .. }
+            | DecodeError::OldNodePath { offset, .. }
+            | DecodeError::ObjectNotAllowed { offset, .. }
+            | DecodeError::InvalidElementType { offset, .. }
+            | DecodeError::TooDeep { offset, .. }
+            | DecodeError::TooManyElements { offset, .. } => *offset,
+        }
+    }
+
+    /// The error code the engine's `decode_variant` returns for the same input.
+    pub fn engine_error(&self) -> &'static str {
+        match self {
+            DecodeError::UnexpectedEof { .. }
+            | DecodeError::UnknownType { .. }
+            | DecodeError::LengthOutOfBounds { .. }
+            | DecodeError::InvalidUtf8 { .. }
+            | DecodeError::OldNodePath { .. }
+            | DecodeError::InvalidElementType { .. } => "ERR_INVALID_DATA",
+            DecodeError::ObjectNotAllowed { .. } => "ERR_UNAUTHORIZED",
+            DecodeError::TooDeep { .. } | DecodeError::TooManyElements { .. } => {
+                "ERR_OUT_OF_MEMORY"
+            }
+        }
+    }
+
+    /// The same error with its offset moved by `by` bytes (for values inside a framed stream).
+    pub fn shifted(mut self, by: usize) -> DecodeError {
+        match &mut self {
+            DecodeError::UnexpectedEof { offset, .. }
+            | DecodeError::UnknownType { offset, .. }
+            | DecodeError::LengthOutOfBounds { offset, .. }
+            | DecodeError::InvalidUtf8 { offset, .. }
+            | DecodeError::OldNodePath { offset, .. }
+            | DecodeError::ObjectNotAllowed { offset, .. }
+            | DecodeError::InvalidElementType { offset, .. }
+            | DecodeError::TooDeep { offset, .. }
+            | DecodeError::TooManyElements { offset, .. } => *offset += by,
+        }
+        self
+    }
+}
+
+/// Why a value could not be encoded for a dialect and version.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum EncodeError {
+    /// The dialect (at that version) has no such type.
+    #[error("{kind:?} cannot be written in {dialect} {version} (at {path})")]
+    Unrepresentable {
+        /// The type.
+        kind: Kind,
+        /// The dialect.
+        dialect: Dialect,
+        /// The version.
+        version: Version,
+        /// Where in the value (`[2].pos`).
+        path: String,
+    },
+    /// A feature of the value (typed containers, a RID id, …) that the target cannot carry.
+    #[error("{what} cannot be written in {dialect} {version} (at {path})")]
+    Unsupported {
+        /// What is missing.
+        what: String,
+        /// The dialect.
+        dialect: Dialect,
+        /// The version.
+        version: Version,
+        /// Where in the value.
+        path: String,
+    },
+    /// A real that does not survive single precision (set `round_reals` or `double_precision`).
+    #[error("real {value} does not fit single precision (at {path}); set round_reals or double_precision")]
+    InexactReal {
+        /// The value.
+        value: f64,
+        /// Where in the value.
+        path: String,
+    },
+    /// A full object without `full_objects`.
+    #[error("full object of class `{class}` needs full_objects (at {path})")]
+    FullObjectNeedsFlag {
+        /// The class.
+        class: String,
+        /// Where in the value.
+        path: String,
+    },
+    /// Nesting deeper than the limit (the engine's "Potential infinite recursion").
+    #[error("nesting deeper than {limit} (at {path})")]
+    TooDeep {
+        /// The limit.
+        limit: usize,
+        /// Where in the value.
+        path: String,
+    },
+    /// A string, array or count longer than the format's 31-bit lengths.
+    #[error("length {len} exceeds the format's limit (at {path})")]
+    TooLong {
+        /// The length.
+        len: usize,
+        /// Where in the value.
+        path: String,
+    },
+}

@@ -1,0 +1,255 @@
+//! Every rule of the engines that is not table data, in one place, each with its source.
+//!
+//! The byte tables (type ids, field offsets) come from `spec/*.yaml` through the generated
+//! code; what is here is behaviour: when a number goes out wide, how strings are cut, how
+//! keys compare. References are to `core/io/marshalls.cpp` (`encode_variant` /
+//! `decode_variant`) unless said otherwise; see ../shared/reference/engine-wire-format.md.
+
+use crate::variant::Variant;
+
+/// Header bit 16: FLAG_64 on INT/FLOAT/math types, OBJECT_AS_ID on OBJECT.
+pub const FLAG_64: u32 = 1 << 16;
+/// The type id is the header's low byte; byte 1 is unused and never checked.
+/// (`ENCODE_MASK` / `HEADER_TYPE_MASK`, 0xFF in every version; the docs say 0xFFFF.)
+pub const TYPE_MASK: u32 = 0xFF;
+/// Godot 4.3+: bits 16-17 of an ARRAY header hold the element type's container kind;
+/// 4.4+: the same bits of a DICTIONARY header hold the key's, bits 18-19 the value's.
+pub const CONTAINER_KIND_SHIFT: u32 = 16;
+/// Bit 31 of an Array/Dictionary count was the "shared" flag; decoders mask it off.
+pub const COUNT_MASK: u32 = 0x7FFF_FFFF;
+/// Bit 31 of a NodePath's first word marks the "new" format (the only one decodable).
+pub const NODEPATH_NEW_FORMAT: u32 = 0x8000_0000;
+/// NodePath flags: bit 0 absolute; bit 1 the obsolete "property" flag, which adds one subname.
+pub const NODEPATH_ABSOLUTE: u32 = 1;
+/// See [`NODEPATH_ABSOLUTE`].
+pub const NODEPATH_OBSOLETE_PROPERTY: u32 = 2;
+
+/// Container kinds of typed Array/Dictionary type data (`ContainerTypeKind`, 4.3+).
+pub const KIND_NONE: u32 = 0;
+/// `BUILTIN`: a `u32` type id follows.
+pub const KIND_BUILTIN: u32 = 1;
+/// `CLASS_NAME`: a string (native class) follows.
+pub const KIND_CLASS_NAME: u32 = 2;
+/// `SCRIPT`: a string (`res://` path) follows.
+pub const KIND_SCRIPT: u32 = 3;
+
+/// INT goes out as 64-bit only outside the i32 range.
+/// `encode_variant`, case INT: `if (val > (int64_t)INT_MAX || val < (int64_t)INT_MIN)`.
+#[inline]
+pub fn int_is_wide(v: i64) -> bool {
+    v > i64::from(i32::MAX) || v < i64::from(i32::MIN)
+}
+
+/// FLOAT goes out as a double only when it does not survive `float`:
+/// `float f = d; if (double(f) != d) flags |= ENCODE_FLAG_64;` so NaN (NaN != NaN) is always
+/// a double, while ±inf and ±0.0 are floats. The same in every dialect and build.
+#[inline]
+pub fn float_is_wide(v: f64) -> bool {
+    f64::from(v as f32) != v
+}
+
+/// Padding after `len` bytes of string or byte data: up to the next multiple of 4.
+#[inline]
+pub fn pad4(len: usize) -> usize {
+    (4 - len % 4) % 4
+}
+
+/// How the engine turns string bytes into a String (`_decode_string` → `String::parse_utf8`):
+/// it stops at the first NUL (so PackedStringArray's trailing NUL and any embedded NUL end
+/// the string) and skips a leading UTF-8 BOM (observed in Godot 3.2.3 and 4.3). UTF-16
+/// surrogates encoded in UTF-8 (`ED A0 80`) are accepted by Godot 3.2.3 but cannot live in
+/// a Rust `String`: they become U+FFFD (documented as the one lossy case).
+/// Returns `Err(index)` of the first invalid byte.
+/// With `keep_bom` the BOM is kept, so that the value re-encodes to the same bytes.
+pub fn engine_string(bytes: &[u8], keep_bom: bool) -> Result<std::borrow::Cow<'_, str>, usize> {
+    let end = memchr_nul(bytes);
+    let body = &bytes[..end];
+    let (skip, body) = match body {
+        [0xEF, 0xBB, 0xBF, rest @ ..] if !keep_bom => (3, rest),
+        _ => (0, body),
+    };
+    match std::str::from_utf8(body) {
+        Ok(s) => Ok(std::borrow::Cow::Borrowed(s)),
+        Err(e) => lossy_surrogates(body)
+            .map(std::borrow::Cow::Owned)
+            .map_err(|_| skip + e.valid_up_to()),
+    }
+}
+
+fn memchr_nul(b: &[u8]) -> usize {
+    b.iter().position(|&c| c == 0).unwrap_or(b.len())
+}
+
+/// Accepts UTF-8 whose only fault is encoded surrogates (`ED A0..BF xx`), replacing each
+/// with U+FFFD; anything else invalid is an error.
+fn lossy_surrogates(body: &[u8]) -> Result<String, ()> {
+    let mut out = String::with_capacity(body.len());
+    let mut rest = body;
+    while !rest.is_empty() {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                out.push_str(s);
+                break;
+            }
+            Err(e) => {
+                let good = e.valid_up_to();
+                out.push_str(std::str::from_utf8(&rest[..good]).map_err(|_| ())?);
+                let bad = &rest[good..];
+                if bad.len() >= 3
+                    && bad[0] == 0xED
+                    && (0xA0..=0xBF).contains(&bad[1])
+                    && (0x80..=0xBF).contains(&bad[2])
+                {
+                    out.push('\u{FFFD}');
+                    rest = &bad[3..];
+                } else {
+                    return Err(());
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Floats as dictionary keys: the engine's `hash_compare` treats all NaNs as one key and
+/// `0.0 == -0.0`; `1` and `1.0` differ because their types differ.
+fn same_key_float(a: f64, b: f64) -> bool {
+    a == b || (a.is_nan() && b.is_nan())
+}
+
+/// Whether two values are the same Dictionary key (`Dictionary::operator[]` with
+/// `VariantHasher`/`VariantComparator`): same type and equal value.
+pub fn same_key(a: &Variant, b: &Variant) -> bool {
+    match (a, b) {
+        (Variant::Float(x), Variant::Float(y)) => same_key_float(*x, *y),
+        (Variant::String(x), Variant::String(y)) => x == y,
+        (Variant::Int(x), Variant::Int(y)) => x == y,
+        _ => a.kind() == b.kind() && deep_eq(a, b, &same_key_float),
+    }
+}
+
+/// Bitwise sameness: floats compare by bits (see [`Variant::same`]).
+pub fn same_value(a: &Variant, b: &Variant) -> bool {
+    deep_eq(a, b, &|x: f64, y: f64| x.to_bits() == y.to_bits())
+}
+
+fn deep_eq(a: &Variant, b: &Variant, f: &dyn Fn(f64, f64) -> bool) -> bool {
+    use Variant as V;
+    let fv = |x: &[f64], y: &[f64]| x.len() == y.len() && x.iter().zip(y).all(|(p, q)| f(*p, *q));
+    match (a, b) {
+        (V::Float(x), V::Float(y)) => f(*x, *y),
+        (V::Vector2(x), V::Vector2(y)) => fv(&[x.x, x.y], &[y.x, y.y]),
+        (V::Rect2(x), V::Rect2(y)) => fv(
+            &[x.position.x, x.position.y, x.size.x, x.size.y],
+            &[y.position.x, y.position.y, y.size.x, y.size.y],
+        ),
+        (V::Vector3(x), V::Vector3(y)) => fv(&[x.x, x.y, x.z], &[y.x, y.y, y.z]),
+        (V::Vector4(x), V::Vector4(y)) => fv(&[x.x, x.y, x.z, x.w], &[y.x, y.y, y.z, y.w]),
+        (V::Quaternion(x), V::Quaternion(y)) => fv(&[x.x, x.y, x.z, x.w], &[y.x, y.y, y.z, y.w]),
+        (V::Plane(x), V::Plane(y)) => fv(
+            &[x.normal.x, x.normal.y, x.normal.z, x.d],
+            &[y.normal.x, y.normal.y, y.normal.z, y.d],
+        ),
+        (V::Transform2D(x), V::Transform2D(y)) => fv(&reals_t2(x), &reals_t2(y)),
+        (V::Aabb(x), V::Aabb(y)) => fv(
+            &[
+                x.position.x,
+                x.position.y,
+                x.position.z,
+                x.size.x,
+                x.size.y,
+                x.size.z,
+            ],
+            &[
+                y.position.x,
+                y.position.y,
+                y.position.z,
+                y.size.x,
+                y.size.y,
+                y.size.z,
+            ],
+        ),
+        (V::Basis(x), V::Basis(y)) => fv(&reals_basis(x), &reals_basis(y)),
+        (V::Transform3D(x), V::Transform3D(y)) => {
+            fv(&reals_basis(&x.basis), &reals_basis(&y.basis))
+                && fv(
+                    &[x.origin.x, x.origin.y, x.origin.z],
+                    &[y.origin.x, y.origin.y, y.origin.z],
+                )
+        }
+        (V::Projection(x), V::Projection(y)) => x
+            .columns
+            .iter()
+            .zip(&y.columns)
+            .all(|(p, q)| fv(&[p.x, p.y, p.z, p.w], &[q.x, q.y, q.z, q.w])),
+        (V::Color(x), V::Color(y)) => [x.r, x.g, x.b, x.a]
+            .iter()
+            .zip([y.r, y.g, y.b, y.a])
+            .all(|(p, q)| p.to_bits() == q.to_bits()),
+        (V::PackedFloat32Array(x), V::PackedFloat32Array(y)) => {
+            let w = |v: &f32| crate::layout::real_from_f32_bits(v.to_bits());
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| f(w(p), w(q)))
+        }
+        (V::PackedFloat64Array(x), V::PackedFloat64Array(y)) => fv(x, y),
+        (V::PackedVector2Array(x), V::PackedVector2Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| fv(&[p.x, p.y], &[q.x, q.y]))
+        }
+        (V::PackedVector3Array(x), V::PackedVector3Array(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|(p, q)| fv(&[p.x, p.y, p.z], &[q.x, q.y, q.z]))
+        }
+        (V::PackedVector4Array(x), V::PackedVector4Array(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|(p, q)| fv(&[p.x, p.y, p.z, p.w], &[q.x, q.y, q.z, q.w]))
+        }
+        (V::PackedColorArray(x), V::PackedColorArray(y)) => {
+            x.len() == y.len()
+                && x.iter().zip(y).all(|(p, q)| {
+                    [p.r, p.g, p.b, p.a]
+                        .iter()
+                        .zip([q.r, q.g, q.b, q.a])
+                        .all(|(m, n)| m.to_bits() == n.to_bits())
+                })
+        }
+        (V::Array(x), V::Array(y)) => {
+            x.typed == y.typed
+                && x.items.len() == y.items.len()
+                && x.items.iter().zip(&y.items).all(|(p, q)| deep_eq(p, q, f))
+        }
+        (V::Dictionary(x), V::Dictionary(y)) => {
+            x.typed == y.typed
+                && x.len() == y.len()
+                && x.entries()
+                    .iter()
+                    .zip(y.entries())
+                    .all(|((k1, v1), (k2, v2))| deep_eq(k1, k2, f) && deep_eq(v1, v2, f))
+        }
+        (
+            V::Object(crate::variant::Object::Full(x)),
+            V::Object(crate::variant::Object::Full(y)),
+        ) => {
+            x.class == y.class
+                && x.properties.len() == y.properties.len()
+                && x.properties
+                    .iter()
+                    .zip(&y.properties)
+                    .all(|((n1, v1), (n2, v2))| n1 == n2 && deep_eq(v1, v2, f))
+        }
+        _ => a == b,
+    }
+}
+
+fn reals_t2(t: &crate::math::Transform2D) -> [f64; 6] {
+    [t.x.x, t.x.y, t.y.x, t.y.y, t.origin.x, t.origin.y]
+}
+
+fn reals_basis(b: &crate::math::Basis) -> [f64; 9] {
+    let r = &b.rows;
+    [
+        r[0].x, r[0].y, r[0].z, r[1].x, r[1].y, r[1].z, r[2].x, r[2].y, r[2].z,
+    ]
+}

@@ -1,0 +1,482 @@
+//! The Variant model: one Rust value type for every type of every dialect.
+//!
+//! Names follow Godot 4 (`Float`, `Quaternion`, `Transform3D`, `Packed*Array`); Godot 3's
+//! `REAL`, `Quat`, `Transform` and `Pool*Array` and Pandemonium's extra types map onto the
+//! same variants, so one value can be decoded from one dialect and encoded to another.
+
+use crate::generated::kinds::Kind;
+use crate::math::*;
+
+/// A Godot value.
+///
+/// Large math types are boxed so that a `Variant` stays small (40 bytes): arrays of
+/// variants are the bulk of real data.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum Variant {
+    /// `null`.
+    #[default]
+    Nil,
+    /// `bool`.
+    Bool(bool),
+    /// `int`: always 64-bit in the model; the wire uses 32 bits when the value fits.
+    Int(i64),
+    /// `float` (Godot 3 `REAL`): always 64-bit in the model; the wire uses 32 bits when exact.
+    Float(f64),
+    /// `String`.
+    String(String),
+    /// `Vector2`.
+    Vector2(Vector2),
+    /// `Vector2i` (Godot 4, Pandemonium).
+    Vector2i(Vector2i),
+    /// `Rect2`.
+    Rect2(Rect2),
+    /// `Rect2i` (Godot 4, Pandemonium).
+    Rect2i(Rect2i),
+    /// `Vector3`.
+    Vector3(Vector3),
+    /// `Vector3i` (Godot 4, Pandemonium).
+    Vector3i(Vector3i),
+    /// `Transform2D`.
+    Transform2D(Box<Transform2D>),
+    /// `Vector4` (Godot 4, Pandemonium 3.8+).
+    Vector4(Vector4),
+    /// `Vector4i` (Godot 4, Pandemonium 3.8+).
+    Vector4i(Vector4i),
+    /// `Plane`.
+    Plane(Plane),
+    /// `Quaternion` (Godot 3 `Quat`).
+    Quaternion(Quaternion),
+    /// `AABB`.
+    Aabb(Box<Aabb>),
+    /// `Basis`.
+    Basis(Box<Basis>),
+    /// `Transform3D` (Godot 3 `Transform`).
+    Transform3D(Box<Transform3D>),
+    /// `Projection` (Godot 4, Pandemonium 3.8+).
+    Projection(Box<Projection>),
+    /// `Color`.
+    Color(Color),
+    /// `StringName` (Godot 4, Pandemonium).
+    StringName(StringName),
+    /// `NodePath`.
+    NodePath(Box<NodePath>),
+    /// `RID`: the id Godot 4 sends; Godot 3 and Pandemonium send none (decoded as 0).
+    Rid(u64),
+    /// `Object`: null, an instance id, or a full object as data.
+    Object(Object),
+    /// `Callable` (Godot 4): the engine sends no payload, so there is nothing to hold.
+    Callable,
+    /// `Signal` (Godot 4): a signal name and the id of its object.
+    Signal(Signal),
+    /// `Dictionary`, in insertion order.
+    Dictionary(Dictionary),
+    /// `Array`, possibly typed.
+    Array(Array),
+    /// `PackedByteArray` (Godot 3 `PoolByteArray`).
+    PackedByteArray(Vec<u8>),
+    /// `PackedInt32Array` (Godot 3 `PoolIntArray`).
+    PackedInt32Array(Vec<i32>),
+    /// `PackedInt64Array` (Godot 4).
+    PackedInt64Array(Vec<i64>),
+    /// `PackedFloat32Array` (Godot 3 `PoolRealArray`).
+    PackedFloat32Array(Vec<f32>),
+    /// `PackedFloat64Array` (Godot 4).
+    PackedFloat64Array(Vec<f64>),
+    /// `PackedStringArray` (Godot 3 `PoolStringArray`).
+    PackedStringArray(Vec<String>),
+    /// `PackedVector2Array`.
+    PackedVector2Array(Vec<Vector2>),
+    /// `PoolVector2iArray` (Pandemonium).
+    PackedVector2iArray(Vec<Vector2i>),
+    /// `PackedVector3Array`.
+    PackedVector3Array(Vec<Vector3>),
+    /// `PoolVector3iArray` (Pandemonium).
+    PackedVector3iArray(Vec<Vector3i>),
+    /// `PackedColorArray`.
+    PackedColorArray(Vec<Color>),
+    /// `PackedVector4Array` (Godot 4.3+, Pandemonium 3.8+).
+    PackedVector4Array(Vec<Vector4>),
+    /// `PoolVector4iArray` (Pandemonium 3.8+).
+    PackedVector4iArray(Vec<Vector4i>),
+}
+
+/// A `StringName`: an interned string in the engine, a plain string on the wire.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct StringName(pub String);
+
+impl From<&str> for StringName {
+    fn from(s: &str) -> StringName {
+        StringName(s.to_string())
+    }
+}
+
+/// A `NodePath`: node names, then property subnames, and whether it starts at the root.
+///
+/// `NodePath("/root/Main:position:x")` is names `["root", "Main"]`, subnames
+/// `["position", "x"]`, absolute.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct NodePath {
+    /// Node names, in order.
+    pub names: Vec<String>,
+    /// Property subnames, in order.
+    pub subnames: Vec<String>,
+    /// Whether the path is absolute (starts with `/`).
+    pub absolute: bool,
+}
+
+impl NodePath {
+    /// Parses the engine's text form (`a/b:c`, `/root`, `:x`).
+    pub fn parse(path: &str) -> NodePath {
+        let absolute = path.starts_with('/');
+        let body = if absolute { &path[1..] } else { path };
+        let (nodes, props) = match body.find(':') {
+            Some(i) => (&body[..i], Some(&body[i + 1..])),
+            None => (body, None),
+        };
+        let names = nodes
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect();
+        let subnames = props
+            .map(|p| {
+                p.split(':')
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default();
+        NodePath {
+            names,
+            subnames,
+            absolute,
+        }
+    }
+}
+
+impl std::fmt::Display for NodePath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.absolute {
+            f.write_str("/")?;
+        }
+        f.write_str(&self.names.join("/"))?;
+        for s in &self.subnames {
+            write!(f, ":{s}")?;
+        }
+        Ok(())
+    }
+}
+
+/// An `Object` value.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum Object {
+    /// A null or freed object (the engines write it as `null`).
+    #[default]
+    Null,
+    /// An object sent by instance id (`var_to_bytes` without objects): the engine's
+    /// `EncodedObjectAsID`.
+    Id(u64),
+    /// A full object (`var_to_bytes_with_objects`), kept as data: class name and the
+    /// stored properties in the engine's order. Decoding never runs any code.
+    Full(Box<FullObject>),
+}
+
+/// A full object as data.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct FullObject {
+    /// The engine class name (`Node`, `Resource`, …).
+    pub class: String,
+    /// The properties with `PROPERTY_USAGE_STORAGE`, in the order the engine sent them.
+    pub properties: Vec<(String, Variant)>,
+}
+
+/// A `Signal` (Godot 4): the name and the id of the object that owns it.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Signal {
+    /// Signal name.
+    pub name: String,
+    /// Instance id of the owning object (0 for none).
+    pub object: u64,
+}
+
+/// The element type of a typed `Array`, or the key or value type of a typed `Dictionary`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ElementType {
+    /// A builtin type (`Array[int]`): the container kind `BUILTIN` with a type.
+    Builtin(Kind),
+    /// A native class (`Array[Node]`): the container kind `CLASS_NAME`.
+    Class(String),
+    /// A script class given by its `res://` path: the container kind `SCRIPT`.
+    Script(String),
+}
+
+/// The type information of a typed `Array`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArrayType {
+    /// The element type.
+    pub element: ElementType,
+    /// Pandemonium 5's `PACKED_TYPED_ARRAY` (rather than `TYPED_ARRAY`).
+    pub pandemonium_packed: bool,
+}
+
+/// An `Array`, untyped or typed.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Array {
+    /// The elements.
+    pub items: Vec<Variant>,
+    /// The element type of a typed array (Godot 4.3+, Pandemonium 5); `None` when untyped.
+    pub typed: Option<Box<ArrayType>>,
+}
+
+impl Array {
+    /// An untyped array.
+    pub fn new(items: Vec<Variant>) -> Array {
+        Array { items, typed: None }
+    }
+
+    /// A typed array (`Array[T]`).
+    pub fn typed(element: ElementType, items: Vec<Variant>) -> Array {
+        Array {
+            items,
+            typed: Some(Box::new(ArrayType {
+                element,
+                pandemonium_packed: false,
+            })),
+        }
+    }
+
+    /// The element type, if typed.
+    pub fn element_type(&self) -> Option<&ElementType> {
+        self.typed.as_ref().map(|t| &t.element)
+    }
+}
+
+/// The key and value types of a typed `Dictionary` (Godot 4.4+). `None` on a side is untyped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DictionaryType {
+    /// Key type.
+    pub key: Option<ElementType>,
+    /// Value type.
+    pub value: Option<ElementType>,
+}
+
+/// A `Dictionary`: entries in insertion order.
+///
+/// Like the engine, inserting a key that is already present replaces its value in place
+/// (it keeps its first position); `1` and `1.0` are different keys.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Dictionary {
+    entries: Vec<(Variant, Variant)>,
+    /// The key and value types of a typed dictionary (Godot 4.4+); `None` when untyped.
+    pub typed: Option<Box<DictionaryType>>,
+}
+
+impl Dictionary {
+    /// An empty untyped dictionary.
+    pub fn new() -> Dictionary {
+        Dictionary::default()
+    }
+
+    /// Entries in insertion order.
+    pub fn entries(&self) -> &[(Variant, Variant)] {
+        &self.entries
+    }
+
+    /// Mutable access to the values (keys stay fixed so they stay unique).
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut Variant> {
+        self.entries.iter_mut().map(|(_, v)| v)
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there are no entries.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The value of `key`, compared as the engine compares keys.
+    pub fn get(&self, key: &Variant) -> Option<&Variant> {
+        self.entries
+            .iter()
+            .find(|(k, _)| crate::quirks::same_key(k, key))
+            .map(|(_, v)| v)
+    }
+
+    /// The value of a `String` (or `StringName`) key.
+    pub fn get_str(&self, key: &str) -> Option<&Variant> {
+        self.entries
+            .iter()
+            .find(|(k, _)| match k {
+                Variant::String(s) => s == key,
+                Variant::StringName(s) => s.0 == key,
+                _ => false,
+            })
+            .map(|(_, v)| v)
+    }
+
+    /// Inserts or replaces (in place) the value of `key`, as `dict[key] = value` does.
+    pub fn insert(&mut self, key: Variant, value: Variant) {
+        match self
+            .entries
+            .iter_mut()
+            .find(|(k, _)| crate::quirks::same_key(k, &key))
+        {
+            Some(slot) => slot.1 = value,
+            None => self.entries.push((key, value)),
+        }
+    }
+
+    /// Builds from entries that the caller knows to have unique keys (no duplicate check).
+    pub(crate) fn from_unique(
+        entries: Vec<(Variant, Variant)>,
+        typed: Option<Box<DictionaryType>>,
+    ) -> Dictionary {
+        Dictionary { entries, typed }
+    }
+
+    /// Consumes the dictionary, giving its entries.
+    pub fn into_entries(self) -> Vec<(Variant, Variant)> {
+        self.entries
+    }
+}
+
+impl FromIterator<(Variant, Variant)> for Dictionary {
+    fn from_iter<I: IntoIterator<Item = (Variant, Variant)>>(iter: I) -> Dictionary {
+        let mut d = Dictionary::new();
+        for (k, v) in iter {
+            d.insert(k, v);
+        }
+        d
+    }
+}
+
+impl Variant {
+    /// The kind of this value (its type, dialect-independent).
+    pub fn kind(&self) -> Kind {
+        match self {
+            Variant::Nil => Kind::Nil,
+            Variant::Bool(_) => Kind::Bool,
+            Variant::Int(_) => Kind::Int,
+            Variant::Float(_) => Kind::Float,
+            Variant::String(_) => Kind::String,
+            Variant::Vector2(_) => Kind::Vector2,
+            Variant::Vector2i(_) => Kind::Vector2i,
+            Variant::Rect2(_) => Kind::Rect2,
+            Variant::Rect2i(_) => Kind::Rect2i,
+            Variant::Vector3(_) => Kind::Vector3,
+            Variant::Vector3i(_) => Kind::Vector3i,
+            Variant::Transform2D(_) => Kind::Transform2D,
+            Variant::Vector4(_) => Kind::Vector4,
+            Variant::Vector4i(_) => Kind::Vector4i,
+            Variant::Plane(_) => Kind::Plane,
+            Variant::Quaternion(_) => Kind::Quaternion,
+            Variant::Aabb(_) => Kind::Aabb,
+            Variant::Basis(_) => Kind::Basis,
+            Variant::Transform3D(_) => Kind::Transform3D,
+            Variant::Projection(_) => Kind::Projection,
+            Variant::Color(_) => Kind::Color,
+            Variant::StringName(_) => Kind::StringName,
+            Variant::NodePath(_) => Kind::NodePath,
+            Variant::Rid(_) => Kind::Rid,
+            Variant::Object(_) => Kind::Object,
+            Variant::Callable => Kind::Callable,
+            Variant::Signal(_) => Kind::Signal,
+            Variant::Dictionary(_) => Kind::Dictionary,
+            Variant::Array(_) => Kind::Array,
+            Variant::PackedByteArray(_) => Kind::PackedByteArray,
+            Variant::PackedInt32Array(_) => Kind::PackedInt32Array,
+            Variant::PackedInt64Array(_) => Kind::PackedInt64Array,
+            Variant::PackedFloat32Array(_) => Kind::PackedFloat32Array,
+            Variant::PackedFloat64Array(_) => Kind::PackedFloat64Array,
+            Variant::PackedStringArray(_) => Kind::PackedStringArray,
+            Variant::PackedVector2Array(_) => Kind::PackedVector2Array,
+            Variant::PackedVector2iArray(_) => Kind::PackedVector2iArray,
+            Variant::PackedVector3Array(_) => Kind::PackedVector3Array,
+            Variant::PackedVector3iArray(_) => Kind::PackedVector3iArray,
+            Variant::PackedColorArray(_) => Kind::PackedColorArray,
+            Variant::PackedVector4Array(_) => Kind::PackedVector4Array,
+            Variant::PackedVector4iArray(_) => Kind::PackedVector4iArray,
+        }
+    }
+
+    /// Whether this is `null`.
+    pub fn is_nil(&self) -> bool {
+        matches!(self, Variant::Nil)
+    }
+
+    /// The bool, if this is one.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Variant::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The integer, if this is an `int`.
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Variant::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+
+    /// The number as `f64`, if this is a `float` or an `int` (GDScript converts ints freely).
+    pub fn as_float(&self) -> Option<f64> {
+        match self {
+            Variant::Float(f) => Some(*f),
+            Variant::Int(i) => Some(*i as f64),
+            _ => None,
+        }
+    }
+
+    /// The text, if this is a `String` or a `StringName`.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Variant::String(s) => Some(s),
+            Variant::StringName(s) => Some(&s.0),
+            _ => None,
+        }
+    }
+
+    /// The array, if this is one.
+    pub fn as_array(&self) -> Option<&Array> {
+        match self {
+            Variant::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The dictionary, if this is one.
+    pub fn as_dictionary(&self) -> Option<&Dictionary> {
+        match self {
+            Variant::Dictionary(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// Bitwise equality: like `==`, but floats compare by their bits, so NaN equals the
+    /// same NaN and `0.0` differs from `-0.0`. This is "the same bytes would be written".
+    pub fn same(&self, other: &Variant) -> bool {
+        crate::quirks::same_value(self, other)
+    }
+}
+
+macro_rules! from_impls {
+    ($($t:ty => $v:ident),* $(,)?) => {$(
+        impl From<$t> for Variant {
+            fn from(x: $t) -> Variant { Variant::$v(x.into()) }
+        }
+    )*};
+}
+
+from_impls!(
+    bool => Bool, i64 => Int, i32 => Int, f64 => Float, f32 => Float, String => String, &str => String,
+    Vector2 => Vector2, Vector2i => Vector2i, Rect2 => Rect2, Rect2i => Rect2i, Vector3 => Vector3,
+    Vector3i => Vector3i, Transform2D => Transform2D, Vector4 => Vector4, Vector4i => Vector4i,
+    Plane => Plane, Quaternion => Quaternion, Aabb => Aabb, Basis => Basis, Transform3D => Transform3D,
+    Projection => Projection, Color => Color, StringName => StringName, NodePath => NodePath,
+    Object => Object, Signal => Signal, Dictionary => Dictionary, Array => Array,
+);

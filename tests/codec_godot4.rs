@@ -1,0 +1,86 @@
+//! Godot 4: every fixture made by a real Godot 4.3 engine decodes and re-encodes byte for byte.
+
+mod common;
+use common::*;
+use gdvariant::{decode, encode, DecodeOptions, Dialect, EncodeOptions, Version};
+
+const G43: Version = Version::new(4, 3, 0);
+
+#[test]
+fn every_godot43_fixture_round_trips_exactly() {
+    let fixtures = load("godot4");
+    assert_eq!(fixtures.len(), 266, "the Godot 4.3 corpus has 266 fixtures");
+    let mut bad = Mismatches::default();
+    for f in &fixtures {
+        let full = f.bool("full_objects");
+        // Keep BOMs so every byte comes back (see the test below for the engine's own behaviour).
+        let dopts = DecodeOptions {
+            version: Some(G43),
+            allow_objects: full,
+            keep_leading_bom: true,
+            ..Default::default()
+        };
+        let (value, used) = match decode(&f.bytes, Dialect::Godot4, &dopts) {
+            Ok(x) => x,
+            Err(e) => {
+                bad.push(&f.name, format!("decode: {e}"));
+                continue;
+            }
+        };
+        if used != f.bytes.len() {
+            bad.push(&f.name, format!("used {used} of {}", f.bytes.len()));
+        }
+        let eopts = EncodeOptions {
+            version: Some(G43),
+            full_objects: full,
+            ..Default::default()
+        };
+        match encode(&value, Dialect::Godot4, &eopts) {
+            Ok(b) if b == f.expected => {}
+            Ok(b) => bad.push(
+                &f.name,
+                format!(
+                    "re-encode differs\n  want {}\n  got  {}",
+                    hex(&f.expected),
+                    hex(&b)
+                ),
+            ),
+            Err(e) => bad.push(&f.name, format!("encode: {e}")),
+        }
+    }
+    bad.check(fixtures.len());
+}
+
+/// The engine drops a leading BOM when it decodes a string (the fixtures record its decoded
+/// text); `keep_leading_bom` keeps it, so the value re-encodes exactly.
+#[test]
+fn leading_bom_is_dropped_like_the_engine_or_kept_on_request() {
+    for f in load("godot4")
+        .iter()
+        .filter(|f| f.name.contains("leading_bom"))
+    {
+        let engine = DecodeOptions {
+            version: Some(G43),
+            ..Default::default()
+        };
+        let (v, _) = decode(&f.bytes, Dialect::Godot4, &engine).unwrap();
+        let dropped = encode(&v, Dialect::Godot4, &EncodeOptions::default()).unwrap();
+        assert!(dropped.len() < f.bytes.len(), "{}: BOM not dropped", f.name);
+        assert!(
+            !f.str("decoded_text").contains('\u{feff}'),
+            "{}: the engine dropped it",
+            f.name
+        );
+        let keep = DecodeOptions {
+            keep_leading_bom: true,
+            ..engine
+        };
+        let (v, _) = decode(&f.bytes, Dialect::Godot4, &keep).unwrap();
+        assert_eq!(
+            encode(&v, Dialect::Godot4, &EncodeOptions::default()).unwrap(),
+            f.bytes,
+            "{}",
+            f.name
+        );
+    }
+}

@@ -1,0 +1,89 @@
+//! Shared helpers of the integration tests: fixture manifests, hex, and mismatch reports.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// The repository's `tests/fixtures` folder.
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+/// One line of a `manifest.jsonl`, with the bytes of its fixture loaded.
+#[derive(Debug, Clone)]
+pub struct Fixture {
+    pub name: String,
+    pub json: serde_json::Value,
+    /// The engine's bytes, exactly as written (NodePath padding may hold garbage).
+    pub bytes: Vec<u8>,
+    /// What a clean encoder writes: `NAME.zeroed.bin` when it exists, else the bytes.
+    pub expected: Vec<u8>,
+}
+
+impl Fixture {
+    pub fn str(&self, key: &str) -> &str {
+        self.json.get(key).and_then(|v| v.as_str()).unwrap_or("")
+    }
+    pub fn bool(&self, key: &str) -> bool {
+        self.json
+            .get(key)
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false)
+    }
+}
+
+/// Loads every fixture of `dir` (relative to tests/fixtures) listed in its manifest.
+pub fn load(dir: &str) -> Vec<Fixture> {
+    let dir = fixtures().join(dir);
+    let text = std::fs::read_to_string(dir.join("manifest.jsonl"))
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let json: serde_json::Value =
+                serde_json::from_str(line).expect("manifest line is JSON");
+            let name = json["name"].as_str().expect("name").to_string();
+            let bytes = match std::fs::read(dir.join(format!("{name}.bin"))) {
+                Ok(b) => b,
+                Err(_) => unhex(json["hex"].as_str().expect("hex")),
+            };
+            let zeroed = dir.join(format!("{name}.zeroed.bin"));
+            let expected = std::fs::read(&zeroed).unwrap_or_else(|_| bytes.clone());
+            Fixture {
+                name,
+                json,
+                bytes,
+                expected,
+            }
+        })
+        .collect()
+}
+
+pub fn unhex(s: &str) -> Vec<u8> {
+    let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
+        .collect()
+}
+
+pub fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// Collects failures so that one run reports every fixture that is wrong, not just the first.
+#[derive(Default)]
+pub struct Mismatches(Vec<String>);
+
+impl Mismatches {
+    pub fn push(&mut self, name: &str, what: impl std::fmt::Display) {
+        self.0.push(format!("{name}: {what}"));
+    }
+    pub fn check(self, total: usize) {
+        assert!(
+            self.0.is_empty(),
+            "{} of {total} failed:\n{}",
+            self.0.len(),
+            self.0.join("\n")
+        );
+    }
+}
