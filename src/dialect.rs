@@ -143,7 +143,7 @@ impl Default for Limits {
 }
 
 /// Options of [`decode`](crate::decode).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct DecodeOptions {
     /// The engine version that wrote the bytes; `None` is the newest of the dialect.
     pub version: Option<Version>,
@@ -158,16 +158,6 @@ pub struct DecodeOptions {
     pub keep_leading_bom: bool,
 }
 
-impl Default for DecodeOptions {
-    fn default() -> DecodeOptions {
-        DecodeOptions {
-            version: None,
-            allow_objects: false,
-            limits: Limits::default(),
-            keep_leading_bom: false,
-        }
-    }
-}
 
 /// Options of [`encode`](crate::encode).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
