@@ -228,7 +228,12 @@ impl<'a> Decoder<'a, '_> {
 
     fn string_out_of_bounds(&self, at: usize, len: u32) -> DecodeError {
         let remaining = self.buf.len() - (at + 4).min(self.buf.len());
-        DecodeError::StringOutOfBounds { offset: at, len, remaining, dialect: self.dialect }
+        DecodeError::StringOutOfBounds {
+            offset: at,
+            len,
+            remaining,
+            dialect: self.dialect,
+        }
     }
 
     /// `_decode_string`: i32 length, bytes, padding that must be present.

@@ -158,7 +158,6 @@ pub struct DecodeOptions {
     pub keep_leading_bom: bool,
 }
 
-
 /// Options of [`encode`](crate::encode).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct EncodeOptions {

@@ -68,7 +68,9 @@ pub fn engine_string(bytes: &[u8], keep_bom: bool) -> Result<std::borrow::Cow<'_
     };
     match std::str::from_utf8(body) {
         Ok(s) => Ok(std::borrow::Cow::Borrowed(s)),
-        Err(_) => lenient_utf8(body).map(std::borrow::Cow::Owned).map_err(|i| skip + i),
+        Err(_) => lenient_utf8(body)
+            .map(std::borrow::Cow::Owned)
+            .map_err(|i| skip + i),
     }
 }
 

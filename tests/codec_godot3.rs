@@ -101,7 +101,10 @@ fn malformed_inputs_get_the_engines_verdict() {
             (true, Err(DecodeError::TooDeep { .. })) => {
                 let o = DecodeOptions {
                     version: Some(G323),
-                    limits: Limits { max_depth: 1 << 20, ..Limits::default() },
+                    limits: Limits {
+                        max_depth: 1 << 20,
+                        ..Limits::default()
+                    },
                     ..Default::default()
                 };
                 let c2 = c.bytes.clone();
