@@ -101,12 +101,18 @@ fn a_truncated_value_is_an_error_at_the_cut() {
     // A string whose length runs past the end: the length field's offset is reported.
     let bytes = common::unhex("1c000000 01000000 04000000 ff000000 6162");
     let e = decode(&bytes, Dialect::Godot4, &DecodeOptions::default()).unwrap_err();
-    assert!(matches!(e, DecodeError::StringOutOfBounds { offset: 12, len: 255, .. }), "{e}");
-    assert_eq!(e.engine_error(), "ERR_FILE_EOF");
-}
+    assert!(
+        matches!(
+            e,
+            DecodeError::StringOutOfBounds {
+                offset: 12,
+                len: 255,
+                ..
+            }
         ),
         "{e}"
     );
+    assert_eq!(e.engine_error(), "ERR_FILE_EOF");
 }
 
 #[test]
