@@ -130,3 +130,37 @@ fn malformed_inputs_get_the_engines_verdict() {
     }
     bad.check(cases.len());
 }
+
+/// Full objects with `allow_objects`: we agree with the engine on every structural verdict.
+/// The engine also refuses classes it cannot instance (`ERR_UNAVAILABLE`: unknown, abstract or
+/// singleton classes); that depends on its class database, which a decoder of data does not
+/// have, so we decode those objects as data — the only difference, checked here by name.
+#[test]
+fn objects_with_allow_objects_get_the_engines_verdict() {
+    let cases = load("godot3/malformed/allow_objects");
+    let mut bad = Mismatches::default();
+    let mut class_db = 0;
+    for c in &cases {
+        let o = DecodeOptions {
+            version: Some(G323),
+            allow_objects: true,
+            ..Default::default()
+        };
+        let r = decode(&c.bytes, Dialect::Godot3, &o);
+        match (c.bool("ok"), &r) {
+            (true, Ok(_)) => {}
+            (false, Ok((Variant::Object(Object::Full(_)), _)))
+                if c.str("error") == "ERR_UNAVAILABLE" =>
+            {
+                class_db += 1
+            }
+            (false, Err(e)) if e.engine_error() == c.str("error") => {}
+            _ => bad.push(
+                &c.name,
+                format!("engine ok={} {}, ours {r:?}", c.bool("ok"), c.str("error")),
+            ),
+        }
+    }
+    assert_eq!(class_db, 3, "unknown, abstract and singleton classes");
+    bad.check(cases.len());
+}
