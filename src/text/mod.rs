@@ -5,6 +5,26 @@
 //! character for character against Godot 3.2.3 and Godot 4.3); [`from_text`] reads that
 //! syntax back, and what people write by hand; [`to_text_exact`] is a lossless variant.
 //!
+//! ```
+//! use gdvariant::{from_text, to_text, to_text_exact, Dialect, Variant};
+//!
+//! // Read hand-written text; print it as Godot 4's var_to_str and Godot 3's var2str do
+//! // (keys sorted, one per line, each engine's spacing).
+//! let value = from_text(r#"{"pos": Vector2(1, 2), "hp": 2.5}"#, Dialect::Godot4)?;
+//! assert_eq!(to_text(&value, Dialect::Godot4), "{\n\"hp\": 2.5,\n\"pos\": Vector2(1, 2)\n}");
+//! assert_eq!(to_text(&value, Dialect::Godot3), "{\n\"hp\": 2.5,\n\"pos\": Vector2( 1, 2 )\n}");
+//!
+//! // The engines print 6 significant digits; to_text_exact keeps every bit.
+//! let third = Variant::Float(1.0 / 3.0);
+//! assert_eq!(to_text(&third, Dialect::Godot4), "0.333333");
+//! assert_eq!(from_text(&to_text_exact(&third, Dialect::Godot4), Dialect::Godot4)?, third);
+//!
+//! // Errors say where.
+//! let err = from_text("[1, 2,\n Vector2(1)]", Dialect::Godot4).unwrap_err();
+//! assert_eq!(err.to_string(), "`Vector2` takes 2 arguments, found 1 at line 2, column 9");
+//! # Ok::<(), gdvariant::TextError>(())
+//! ```
+//!
 //! # What the engine's text loses
 //!
 //! The engine's text is meant for people, and it drops information. `to_text` reproduces
