@@ -397,12 +397,12 @@ pub(crate) struct Parser<'a> {
     tok: Tok,
     line: usize,
     column: usize,
-    #[allow(dead_code)]
-    dialect: Dialect,
 }
 
 impl<'a> Parser<'a> {
-    pub(crate) fn new(text: &'a str, dialect: Dialect) -> Result<Parser<'a>, TextError> {
+    /// Every dialect's syntax is read in every dialect (the Variant model is shared), so the
+    /// dialect does not change what is accepted.
+    pub(crate) fn new(text: &'a str, _dialect: Dialect) -> Result<Parser<'a>, TextError> {
         let mut lexer = Lexer::new(text);
         let (tok, line, column) = lexer.next()?;
         Ok(Parser {
@@ -410,7 +410,6 @@ impl<'a> Parser<'a> {
             tok,
             line,
             column,
-            dialect,
         })
     }
 
