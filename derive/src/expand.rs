@@ -91,9 +91,30 @@ fn class_of(c: &Container) -> Option<LitStr> {
     })
 }
 
+/// `tokens` with every span set to `span`, so that a type error in generated code points at
+/// the field (its type) rather than at `#[derive(GodotVariant)]`.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    tokens
+        .into_iter()
+        .map(|mut tt| {
+            if let TokenTree::Group(g) = &tt {
+                let mut ng = Group::new(g.delimiter(), respan(g.stream(), span));
+                ng.set_span(span);
+                tt = TokenTree::Group(ng);
+            } else {
+                tt.set_span(span);
+            }
+            tt
+        })
+        .collect()
+}
+
 /// The Variant of one field, given an expression of type `&FieldType`.
 fn field_to(f: &Field, value: &TokenStream, k: &syn::Path) -> TokenStream {
     let span = f.ty.span();
+    let k = respan(k.to_token_stream(), span);
+    let value = respan(value.clone(), span);
     if let Some(with) = f.attrs.with.get() {
         quote_spanned!(span=> #with::to_variant(#value))
     } else if f.attrs.array.is_set() {
@@ -278,7 +299,10 @@ fn read_named(
                 Some(with) => quote_spanned! {span=>
                     #with::from_variant(__v).map_err(|e| e.in_field(#wire))?
                 },
-                None => quote_spanned!(span=> #k::convert::private::convert(__v, #wire)?),
+                None => {
+                    let ty = f.ty;
+                    quote_spanned!(span=> #k::convert::private::convert::<#ty>(__v, #wire)?)
+                }
             };
             let absent = match (f.attrs.default.get(), &container_default) {
                 (Some(FieldDefault::Trait), _) => quote!(::core::default::Default::default()),
@@ -287,7 +311,10 @@ fn read_named(
                 (None, None) if f.attrs.with.is_set() => quote! {
                     return ::core::result::Result::Err(#k::convert::private::missing_field(#wire))
                 },
-                (None, None) => quote_spanned!(span=> #k::convert::private::missing(#wire)?),
+                (None, None) => {
+                    let ty = f.ty;
+                    quote_spanned!(span=> #k::convert::private::missing::<#ty>(#wire)?)
+                }
             };
             quote! {
                 #m: match __slots[#i] {
@@ -331,6 +358,7 @@ fn read_tuple(
         let i = slot;
         slot += 1;
         let span = f.ty.span();
+        let k = respan(k.to_token_stream(), span);
         match f.attrs.with.get() {
             Some(with) => quote_spanned! {span=>
                 #with::from_variant(&__items[#i]).map_err(|e| e.at_index(#i)) #k_in ?
@@ -369,6 +397,7 @@ fn from_variant_body(c: &Container, k: &syn::Path) -> TokenStream {
             Style::Newtype => {
                 let f = &fields[0];
                 let span = f.ty.span();
+                let k = respan(k.to_token_stream(), span);
                 match f.attrs.with.get() {
                     Some(with) => quote_spanned! {span=>
                         ::core::result::Result::Ok(Self(#with::from_variant(__variant)?))

@@ -1,0 +1,10 @@
+use gdvariant::GodotVariant;
+
+#[derive(GodotVariant)]
+#[godot(as_string)]
+enum Command {
+    Idle,
+    Say(String),
+}
+
+fn main() {}

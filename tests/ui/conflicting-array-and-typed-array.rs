@@ -1,0 +1,9 @@
+use gdvariant::GodotVariant;
+
+#[derive(GodotVariant)]
+struct Inventory {
+    #[godot(array, typed_array)]
+    ids: Vec<i64>,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use gdvariant::GodotVariant;
+
+#[derive(GodotVariant)]
+struct Player {
+    #[godot(deny_unknown_fields)]
+    name: String,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use gdvariant::GodotVariant;
+
+#[derive(GodotVariant)]
+struct Player {
+    hp: i64,
+    #[godot(rename = "hp")]
+    health: i64,
+}
+
+fn main() {}

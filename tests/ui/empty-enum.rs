@@ -1,0 +1,6 @@
+use gdvariant::GodotVariant;
+
+#[derive(GodotVariant)]
+enum Never {}
+
+fn main() {}

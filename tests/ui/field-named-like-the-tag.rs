@@ -1,0 +1,9 @@
+use gdvariant::GodotVariant;
+
+#[derive(GodotVariant)]
+enum Event {
+    Hit { r#type: String, damage: i64 },
+    Heal(i64),
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+use gdvariant::GodotVariant;
+
+#[derive(GodotVariant)]
+#[godot(object = "Node")]
+struct Pair(i64, i64);
+
+fn main() {}

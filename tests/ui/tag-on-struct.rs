@@ -1,0 +1,9 @@
+use gdvariant::GodotVariant;
+
+#[derive(GodotVariant)]
+#[godot(tag = "kind")]
+struct Player {
+    name: String,
+}
+
+fn main() {}
