@@ -133,7 +133,7 @@ fn player() -> impl Strategy<Value = Player> {
 fn engine_safe(p: &Player) -> bool {
     let ok = |s: &str| !s.starts_with('\u{feff}') && !s.contains('\0');
     ok(&p.player_name)
-        && p.guild.as_deref().map_or(true, ok)
+        && p.guild.as_deref().into_iter().all(ok)
         && p.tags.iter().all(|t| ok(t))
         && p.items.iter().all(|i| ok(&i.name))
         && match &p.last_action {

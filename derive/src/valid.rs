@@ -128,7 +128,7 @@ fn check_fields(cx: &Ctxt, fields: &[Field], style: Style) {
         let a = &f.attrs;
         let name = match &f.original.ident {
             Some(id) => format!("`{id}`"),
-            None => format!("{}", f.wire),
+            None => format!("`{}`", f.wire),
         };
         if let (Some(_), Some(span)) = (a.skip.span(), a.default.span()) {
             cx.error(

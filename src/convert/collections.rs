@@ -103,7 +103,7 @@ macro_rules! smart_pointers {
 
 smart_pointers!(Box, Rc, Arc);
 
-fn dict_of<'a>(v: &'a Variant) -> Result<&'a Dictionary, FromVariantError> {
+fn dict_of(v: &Variant) -> Result<&Dictionary, FromVariantError> {
     match v {
         Variant::Dictionary(d) => Ok(d),
         other => Err(FromVariantError::mismatch("Dictionary", other)),
