@@ -46,6 +46,60 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # What the derive writes
+//!
+//! | Rust | Variant |
+//! |---|---|
+//! | `struct S { a: A, b: B }` | Dictionary `{"a": …, "b": …}`, String keys in declaration order (StringName keys are accepted too) |
+//! | `#[godot(object = "Class")] struct S { … }` | a full Object of that class whose properties are the fields, in order (`var_to_bytes_with_objects`, [`EncodeOptions::full_objects`](crate::EncodeOptions)); `#[godot(object)]` takes the struct's name as the class |
+//! | `struct S(A, B)` | Array `[…, …]` of exactly that length |
+//! | `struct S(A)` | transparent: whatever `A` writes |
+//! | `struct S;` | Nil |
+//! | `enum E { A, B = 5 }` (no fields) | Int: the discriminant, explicit or implicit (like a GDScript enum); `#[godot(as_string)]`: the variant name as a String |
+//! | `enum E { A, B(X), C(X, Y), D { x: X } }` | Dictionary with a tag: `{"type": "A"}`, `{"type": "B", "value": x}`, `{"type": "C", "value": [x, y]}`, `{"type": "D", "x": x}` |
+//!
+//! Generic types get `T: ToVariant` / `T: FromVariant` bounds on every type parameter.
+//!
+//! # Attributes
+//!
+//! On the struct or enum:
+//!
+//! | attribute | effect |
+//! |---|---|
+//! | `rename_all = "…"` | renames every field (struct) or variant (enum): `lowercase`, `UPPERCASE`, `PascalCase`, `camelCase`, `snake_case`, `SCREAMING_SNAKE_CASE`, `kebab-case`, `SCREAMING-KEBAB-CASE` |
+//! | `deny_unknown_fields` | a key that is not a field is an error (`unknown key `mana``); by default unknown keys are ignored |
+//! | `default` / `default = "path"` | a missing field takes its value from `Default::default()` (or `path()`) of the whole struct |
+//! | `object` / `object = "Class"` | write and read a full Object of that class instead of a Dictionary |
+//! | `as_string` | a field-less enum is written as its variant name (a String) instead of an Int |
+//! | `tag = "key"` | the tag key of an enum with data (default `"type"`) |
+//! | `content = "key"` | the key of tuple and newtype variant content (default `"value"`) |
+//! | `crate = "path"` | the path of this crate, when it is re-exported under another name |
+//!
+//! On a field:
+//!
+//! | attribute | effect |
+//! |---|---|
+//! | `rename = "key"` | the Dictionary key (or property name) of the field |
+//! | `skip` | not written; `Default::default()` when read (conflicts with `default` and `with`) |
+//! | `default` / `default = "path"` | a missing key gives `Default::default()` (or `path()`) instead of an error |
+//! | `with = "module"` | convert with `module::to_variant(&T) -> Variant` and `module::from_variant(&Variant) -> Result<T, FromVariantError>` |
+//! | `array` | write a `Vec` as an untyped Array even if its element type has a Packed array (needed for `Vec<i64>`/`Vec<f64>` in Godot 3) |
+//! | `typed_array` | write a `Vec` as a typed Array (`Array[int]`; Godot 4.3+; the element type comes from [`TypedArrayElement`]) |
+//!
+//! On a variant: `rename = "name"` (the tag value or String; not for enums written as Int).
+//!
+//! Mistakes are compile errors on the offending token, all reported at once:
+//! `conflicting: both `skip` and `default` on field `hp``, `unknown attribute `renamed` on a
+//! field: expected one of …`, ``duplicate key `hp`: field `health` has the same key as field `hp` ``.
+//!
+//! # Missing keys, unknown keys, errors
+//!
+//! A missing key is `None` for an `Option` field (and `Nil` for a `Variant` field), the
+//! default for a `default` field, and otherwise a [`FromVariantError`] (`missing key `hp``).
+//! Unknown keys are ignored unless `deny_unknown_fields`. Every error carries the path from
+//! the root value: `players[3].pos: expected Vector2, found String`,
+//! `hp: int 4294967296 out of range for i32`, `type: unknown variant "jump", expected one of "move", "say"`.
+//!
 //! # What converts to what
 //!
 //! | Rust | Variant written | Variant accepted |
@@ -63,7 +117,7 @@
 //! | `HashMap`, `BTreeMap`, `IndexMap` | Dictionary (in the map's iteration order: only `BTreeMap` and `IndexMap` give the same bytes every run) | Dictionary |
 //! | tuples (up to 12) | Array | Array of exactly that length |
 //! | `()` | Nil | Nil |
-//! | `Variant`, `Dictionary`, `Array`, `Object`, `Signal` | as is | as is |
+//! | `Variant`, `Dictionary`, `Array`, `Object`, `Signal` | as is | as is (a missing key is Nil for `Variant`) |
 //!
 //! An integer field does not accept a Float (that would silently drop the fraction); a float
 //! field accepts an Int because GDScript code and JSON often write `100` where `100.0` is
