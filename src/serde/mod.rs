@@ -36,6 +36,10 @@
 //! `Variant` and the math types implement `Serialize`/`Deserialize`: through this module they
 //! are carried unchanged (a `Vector2` stays a Vector2); through other formats they are plain
 //! structures (`{"x": 3.0, "y": 4.0}`, a Dictionary as a map, a Packed array as a sequence).
+//!
+//! Note: `use gdvariant::*` brings this module in as `serde`, which then clashes with the
+//! `serde` crate (error E0659 where `serde::…` is written); write `::serde::Serialize` there, or
+//! import gdvariant's names one by one.
 
 mod de;
 mod error;
