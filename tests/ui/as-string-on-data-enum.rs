@@ -1,3 +1,4 @@
+//! Mistake: `as_string` on an enum whose variants carry data.
 use gdvariant::GodotVariant;
 
 #[derive(GodotVariant)]

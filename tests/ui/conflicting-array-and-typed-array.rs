@@ -1,3 +1,4 @@
+//! Mistake: `array` and `typed_array` on one field.
 use gdvariant::GodotVariant;
 
 #[derive(GodotVariant)]

@@ -1,3 +1,4 @@
+//! Mistake: `skip` and `default` on one field.
 use gdvariant::GodotVariant;
 
 #[derive(GodotVariant)]

@@ -1,3 +1,4 @@
+//! Mistake: a struct-level attribute (`deny_unknown_fields`) on a field.
 use gdvariant::GodotVariant;
 
 #[derive(GodotVariant)]

@@ -1,3 +1,4 @@
+//! Mistake: the same attribute twice on one field.
 use gdvariant::GodotVariant;
 
 #[derive(GodotVariant)]

@@ -1,3 +1,4 @@
+//! Mistake: two fields that end up with one Dictionary key.
 use gdvariant::GodotVariant;
 
 #[derive(GodotVariant)]

@@ -1,3 +1,4 @@
+//! Mistake: an enum with no variants.
 use gdvariant::GodotVariant;
 
 #[derive(GodotVariant)]

@@ -1,3 +1,4 @@
+//! Mistake: a field attribute (`skip`) on the struct.
 use gdvariant::GodotVariant;
 
 #[derive(GodotVariant)]

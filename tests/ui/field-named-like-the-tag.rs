@@ -1,3 +1,4 @@
+//! Mistake: a struct-variant field with the same key as the enum tag.
 use gdvariant::GodotVariant;
 
 #[derive(GodotVariant)]

@@ -1,3 +1,4 @@
+//! Mistake: a field whose type has no ToVariant/FromVariant (the error points at the type).
 use gdvariant::GodotVariant;
 
 struct Opaque;

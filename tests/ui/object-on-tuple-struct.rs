@@ -1,3 +1,4 @@
+//! Mistake: `object` on a tuple struct.
 use gdvariant::GodotVariant;
 
 #[derive(GodotVariant)]

@@ -1,3 +1,4 @@
+//! Mistake: `rename` given a path instead of a string literal.
 use gdvariant::GodotVariant;
 
 #[derive(GodotVariant)]

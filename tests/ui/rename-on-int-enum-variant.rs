@@ -1,3 +1,4 @@
+//! Mistake: `rename` on a variant of an enum written as an int.
 use gdvariant::GodotVariant;
 
 #[derive(GodotVariant)]

@@ -1,5 +1,5 @@
-// Every mistake is reported, each on its own token, and using the type afterwards adds no
-// error of its own (the fallback impl stands in for the real one).
+//! Mistake: several at once; each is reported on its own token, and using the type afterwards
+//! adds no error of its own (the fallback impl stands in for the real one).
 use gdvariant::{GodotVariant, ToVariant};
 
 #[derive(GodotVariant)]

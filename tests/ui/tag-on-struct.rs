@@ -1,3 +1,4 @@
+//! Mistake: `tag` on a struct.
 use gdvariant::GodotVariant;
 
 #[derive(GodotVariant)]

@@ -1,3 +1,4 @@
+//! Mistake: `typed_array` on a field that is not a Vec (the error points at the type).
 use gdvariant::GodotVariant;
 
 #[derive(GodotVariant)]

@@ -1,3 +1,4 @@
+//! Mistake: a union.
 use gdvariant::GodotVariant;
 
 #[derive(GodotVariant)]

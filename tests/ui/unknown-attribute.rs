@@ -1,3 +1,4 @@
+//! Mistake: an attribute name the derive does not know.
 use gdvariant::GodotVariant;
 
 #[derive(GodotVariant)]

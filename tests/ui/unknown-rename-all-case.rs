@@ -1,3 +1,4 @@
+//! Mistake: `rename_all` with a case name that does not exist.
 use gdvariant::GodotVariant;
 
 #[derive(GodotVariant)]

@@ -1,4 +1,4 @@
-// Every `#[godot(...)]` attribute in one place, used as documented.
+//! Every `#[godot(...)]` attribute in one place, used as documented.
 use gdvariant::{ElementType, FromVariant, GodotVariant, Kind, ToVariant, TypedArrayElement, Variant};
 
 mod as_text {

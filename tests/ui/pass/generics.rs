@@ -1,4 +1,4 @@
-// Generic structs and enums, nested derived types and references to other derived types.
+//! Generic structs and enums, nested derived types and references to other derived types.
 use gdvariant::{FromVariant, GodotVariant, ToVariant, Variant};
 
 #[derive(GodotVariant, Debug, PartialEq, Clone)]
