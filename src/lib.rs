@@ -1,6 +1,10 @@
 //! gdvariant: Godot's binary Variant serialization, byte-exact for Godot 3, Godot 4 and Pandemonium.
 #![deny(missing_docs)]
 
+// Lets `#[derive(GodotVariant)]` output (which names `::gdvariant`) compile inside this crate too.
+extern crate self as gdvariant;
+
+pub mod convert;
 pub mod decode;
 pub mod dialect;
 pub mod encode;
@@ -10,14 +14,19 @@ pub mod generated;
 pub mod layout;
 pub mod math;
 pub mod quirks;
+#[cfg(feature = "serde")]
+pub mod serde;
 pub mod text;
 pub mod variant;
 pub mod version;
 
+pub use convert::{FromVariant, FromVariantError, ToVariant, TypedArrayElement};
 pub use decode::decode;
 pub use dialect::{DecodeOptions, Dialect, EncodeOptions, Limits};
 pub use encode::{encode, encode_into, encoded_len};
 pub use error::{DecodeError, EncodeError};
+/// `#[derive(GodotVariant)]`: implements [`ToVariant`] and [`FromVariant`]; see [`convert`].
+pub use gdvariant_derive::GodotVariant;
 pub use generated::kinds::Kind;
 pub use math::*;
 pub use text::{from_text, to_text, to_text_exact, TextError};

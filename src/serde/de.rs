@@ -1,0 +1,286 @@
+//! `VariantDeserializer`: a [`Variant`] to any `Deserialize` value.
+
+use super::error::Error;
+use super::types;
+use crate::variant::Variant;
+use ::serde::de::{self, IntoDeserializer, Visitor};
+use ::serde::forward_to_deserialize_any;
+
+/// A serde Deserializer reading one [`Variant`] (owned: strings and containers are moved
+/// out, not copied).
+///
+/// It is self-describing (`deserialize_any` works): Nil is unit, Int `i64`, Float `f64`,
+/// String/StringName/NodePath strings, Array and Packed arrays sequences, Dictionaries and
+/// full Objects maps, math types maps of their fields (`{x, y}`). Structs also accept a
+/// Dictionary with StringName keys; enums accept a String (unit variant), an Int (variant
+/// index) or a one-entry Dictionary `{variant: content}`.
+pub struct VariantDeserializer {
+    value: Variant,
+}
+
+impl VariantDeserializer {
+    /// A deserializer of `value`.
+    pub fn new(value: Variant) -> VariantDeserializer {
+        VariantDeserializer { value }
+    }
+}
+
+fn unexpected(v: &Variant) -> de::Unexpected<'_> {
+    match v {
+        Variant::Nil => de::Unexpected::Unit,
+        Variant::Bool(b) => de::Unexpected::Bool(*b),
+        Variant::Int(i) => de::Unexpected::Signed(*i),
+        Variant::Float(f) => de::Unexpected::Float(*f),
+        Variant::String(s) => de::Unexpected::Str(s),
+        Variant::Array(_) => de::Unexpected::Seq,
+        Variant::Dictionary(_) => de::Unexpected::Map,
+        other => de::Unexpected::Other(other.kind().name()),
+    }
+}
+
+/// The elements of an Array or a Packed array, as Variants.
+fn elements(v: Variant) -> Result<Vec<Variant>, Variant> {
+    use crate::layout::real_from_f32_bits;
+    fn map<E>(xs: Vec<E>, f: impl Fn(E) -> Variant) -> Vec<Variant> {
+        xs.into_iter().map(f).collect()
+    }
+    Ok(match v {
+        Variant::Array(a) => a.items,
+        Variant::PackedByteArray(xs) => map(xs, |x| Variant::Int(x.into())),
+        Variant::PackedInt32Array(xs) => map(xs, |x| Variant::Int(x.into())),
+        Variant::PackedInt64Array(xs) => map(xs, Variant::Int),
+        Variant::PackedFloat32Array(xs) => {
+            map(xs, |x| Variant::Float(real_from_f32_bits(x.to_bits())))
+        }
+        Variant::PackedFloat64Array(xs) => map(xs, Variant::Float),
+        Variant::PackedStringArray(xs) => map(xs, Variant::String),
+        Variant::PackedVector2Array(xs) => map(xs, Variant::Vector2),
+        Variant::PackedVector2iArray(xs) => map(xs, Variant::Vector2i),
+        Variant::PackedVector3Array(xs) => map(xs, Variant::Vector3),
+        Variant::PackedVector3iArray(xs) => map(xs, Variant::Vector3i),
+        Variant::PackedColorArray(xs) => map(xs, Variant::Color),
+        Variant::PackedVector4Array(xs) => map(xs, Variant::Vector4),
+        Variant::PackedVector4iArray(xs) => map(xs, Variant::Vector4i),
+        other => return Err(other),
+    })
+}
+
+impl<'de> de::Deserializer<'de> for VariantDeserializer {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        let v = match elements(self.value) {
+            Ok(items) => return visitor.visit_seq(SeqAccess::new(items)),
+            Err(v) => v,
+        };
+        match v {
+            Variant::Nil => visitor.visit_unit(),
+            Variant::Bool(b) => visitor.visit_bool(b),
+            Variant::Int(i) => visitor.visit_i64(i),
+            Variant::Float(f) => visitor.visit_f64(f),
+            Variant::String(s) => visitor.visit_string(s),
+            Variant::StringName(s) => visitor.visit_string(s.0),
+            Variant::NodePath(p) => visitor.visit_string(p.to_string()),
+            Variant::Dictionary(d) => visitor.visit_map(MapAccess::new(d.into_entries())),
+            Variant::Object(crate::Object::Full(o)) => visitor.visit_map(MapAccess::new(
+                o.properties
+                    .into_iter()
+                    .map(|(k, v)| (Variant::String(k), v))
+                    .collect(),
+            )),
+            Variant::Object(crate::Object::Null) => visitor.visit_unit(),
+            Variant::Object(crate::Object::Id(id)) | Variant::Rid(id) => visitor.visit_u64(id),
+            other => match types::fields_of(&other) {
+                Some(fields) => visitor.visit_map(MapAccess::new(
+                    fields
+                        .into_iter()
+                        .map(|(k, v)| (Variant::String(k.to_string()), v))
+                        .collect(),
+                )),
+                None => Err(de::Error::invalid_type(unexpected(&other), &visitor)),
+            },
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.value {
+            Variant::Nil | Variant::Object(crate::Object::Null) => visitor.visit_none(),
+            other => visitor.visit_some(VariantDeserializer::new(other)),
+        }
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        if name == types::TOKEN {
+            // `Variant` / math-type Deserialize: hand the value over whole (see `types`).
+            types::stash(self.value);
+            return visitor.visit_unit();
+        }
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.value {
+            Variant::PackedByteArray(b) => visitor.visit_byte_buf(b),
+            other => VariantDeserializer::new(other).deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_bytes(visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        match self.value {
+            Variant::String(s) => {
+                visitor.visit_enum(IntoDeserializer::<Error>::into_deserializer(s))
+            }
+            Variant::StringName(s) => {
+                visitor.visit_enum(IntoDeserializer::<Error>::into_deserializer(s.0))
+            }
+            Variant::Int(i) => {
+                let index = u32::try_from(i).map_err(|_| {
+                    <Error as de::Error>::invalid_value(
+                        de::Unexpected::Signed(i),
+                        &"a variant index",
+                    )
+                })?;
+                visitor.visit_enum(IntoDeserializer::<Error>::into_deserializer(index))
+            }
+            Variant::Dictionary(d) if d.len() == 1 => {
+                let (k, v) = d.into_entries().pop().expect("one entry");
+                visitor.visit_enum(EnumAccess { tag: k, content: v })
+            }
+            other => Err(de::Error::invalid_type(
+                unexpected(&other),
+                &"a String, an Int or a Dictionary of one entry",
+            )),
+        }
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        unit unit_struct seq tuple tuple_struct map struct identifier ignored_any
+    }
+}
+
+/// Array elements, one at a time.
+struct SeqAccess {
+    items: std::vec::IntoIter<Variant>,
+}
+
+impl SeqAccess {
+    fn new(items: Vec<Variant>) -> SeqAccess {
+        SeqAccess {
+            items: items.into_iter(),
+        }
+    }
+}
+
+impl<'de> de::SeqAccess<'de> for SeqAccess {
+    type Error = Error;
+    fn next_element_seed<T: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, Error> {
+        match self.items.next() {
+            Some(v) => seed.deserialize(VariantDeserializer::new(v)).map(Some),
+            None => Ok(None),
+        }
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.items.len())
+    }
+}
+
+/// Dictionary entries, one at a time.
+struct MapAccess {
+    entries: std::vec::IntoIter<(Variant, Variant)>,
+    value: Option<Variant>,
+}
+
+impl MapAccess {
+    fn new(entries: Vec<(Variant, Variant)>) -> MapAccess {
+        MapAccess {
+            entries: entries.into_iter(),
+            value: None,
+        }
+    }
+}
+
+impl<'de> de::MapAccess<'de> for MapAccess {
+    type Error = Error;
+    fn next_key_seed<K: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Error> {
+        match self.entries.next() {
+            Some((k, v)) => {
+                self.value = Some(v);
+                seed.deserialize(VariantDeserializer::new(k)).map(Some)
+            }
+            None => Ok(None),
+        }
+    }
+    fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
+        let v = self
+            .value
+            .take()
+            .ok_or_else(|| Error::Message("map value requested before its key".into()))?;
+        seed.deserialize(VariantDeserializer::new(v))
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.entries.len())
+    }
+}
+
+/// `{variant: content}`.
+struct EnumAccess {
+    tag: Variant,
+    content: Variant,
+}
+
+impl<'de> de::EnumAccess<'de> for EnumAccess {
+    type Error = Error;
+    type Variant = VariantAccess;
+    fn variant_seed<S: de::DeserializeSeed<'de>>(
+        self,
+        seed: S,
+    ) -> Result<(S::Value, VariantAccess), Error> {
+        let tag = seed.deserialize(VariantDeserializer::new(self.tag))?;
+        Ok((tag, VariantAccess(self.content)))
+    }
+}
+
+struct VariantAccess(Variant);
+
+impl<'de> de::VariantAccess<'de> for VariantAccess {
+    type Error = Error;
+    fn unit_variant(self) -> Result<(), Error> {
+        match self.0 {
+            Variant::Nil => Ok(()),
+            other => Err(de::Error::invalid_type(unexpected(&other), &"unit variant")),
+        }
+    }
+    fn newtype_variant_seed<T: de::DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, Error> {
+        seed.deserialize(VariantDeserializer::new(self.0))
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
+        de::Deserializer::deserialize_seq(VariantDeserializer::new(self.0), visitor)
+    }
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        de::Deserializer::deserialize_map(VariantDeserializer::new(self.0), visitor)
+    }
+}
