@@ -5,10 +5,16 @@ pub mod decode;
 pub mod dialect;
 pub mod encode;
 pub mod error;
+pub mod explain;
+pub mod framing;
 #[rustfmt::skip]
 pub mod generated;
+pub mod guess;
+#[cfg(feature = "json")]
+pub mod json;
 pub mod layout;
 pub mod math;
+pub mod migrate;
 pub mod quirks;
 pub mod variant;
 pub mod version;
