@@ -565,7 +565,9 @@ impl<R: Read> FrameReader<R> {
                 // Unreachable in practice: at the end `bare_value` gives a value or an error.
                 return None;
             }
-            if let Err(e) = self.fill(CHUNK) {
+            // Doubling the read keeps the repeated decoding of a large bare value linear
+            // overall (each attempt decodes from the value's start).
+            if let Err(e) = self.fill(CHUNK.max(self.buf.len())) {
                 return Some(Err(e));
             }
         }

@@ -209,6 +209,72 @@ pub fn parse_document(text: &str) -> Result<Value, JsonError> {
     Ok(v)
 }
 
+/// Reads every JSON document of `input` (JSON Lines, or documents one after another), as
+/// values, without holding more than one document: what `gdvariant encode --from json` reads.
+/// Nesting is bounded by [`MAX_JSON_DEPTH`] as the bytes stream in.
+pub fn read_values<R: std::io::Read>(input: R) -> impl Iterator<Item = Result<Variant, JsonError>> {
+    let mut de = serde_json::Deserializer::from_reader(DepthLimited {
+        inner: input,
+        depth: 0,
+        in_str: false,
+        escaped: false,
+    });
+    de.disable_recursion_limit();
+    let mut n = 0usize;
+    de.into_iter::<Value>().map(move |doc| {
+        n += 1;
+        let doc = doc.map_err(|e| JsonError {
+            path: format!("document {n}, line {}, column {}", e.line(), e.column()),
+            message: format!("not JSON: {e}"),
+        })?;
+        from_json(&doc).map_err(|e| JsonError {
+            path: format!("document {n}: {}", e.path),
+            message: e.message,
+        })
+    })
+}
+
+/// A reader that fails once the JSON passing through nests deeper than [`MAX_JSON_DEPTH`],
+/// before the (recursive) parser goes that deep.
+struct DepthLimited<R> {
+    inner: R,
+    depth: usize,
+    in_str: bool,
+    escaped: bool,
+}
+
+impl<R: std::io::Read> std::io::Read for DepthLimited<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        for &c in &buf[..n] {
+            if self.in_str {
+                match c {
+                    _ if self.escaped => self.escaped = false,
+                    b'\\' => self.escaped = true,
+                    b'"' => self.in_str = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match c {
+                b'"' => self.in_str = true,
+                b'[' | b'{' => {
+                    self.depth += 1;
+                    if self.depth > MAX_JSON_DEPTH {
+                        return Err(std::io::Error::new(
+                            std::io::ErrorKind::InvalidData,
+                            format!("JSON nested deeper than {MAX_JSON_DEPTH} levels"),
+                        ));
+                    }
+                }
+                b']' | b'}' => self.depth = self.depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        Ok(n)
+    }
+}
+
 /// The deepest bracket nesting of a JSON text (brackets inside strings do not count).
 fn nesting_depth(text: &str) -> usize {
     let (mut depth, mut max, mut in_str, mut escaped) = (0usize, 0usize, false, false);
@@ -789,7 +855,7 @@ impl Reader {
     fn hex(&self, v: &Value) -> R<Vec<u8>> {
         let s = self.string(v)?;
         let s: Vec<u8> = s.bytes().filter(|c| !c.is_ascii_whitespace()).collect();
-        if s.len() % 2 != 0 {
+        if s.len() & 1 == 1 {
             return self.err("expected hex digits in pairs");
         }
         s.chunks(2)
