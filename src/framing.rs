@@ -256,7 +256,7 @@ fn bare_value(
         // a PackedByteArray whose padding is still on its way.
         Ok((_, used)) if !at_end && used % 4 != 0 => Ok(Bare::NeedMore(4 - used % 4)),
         Ok((v, used)) => Ok(Bare::Value(v, used)),
-        Err(e) if !at_end => match short_input(&e) {
+        Err(e) if !at_end => match short_input(&e, buf, dialect, options) {
             Some(needed) if buf.len() + needed > max_frame => Err(FrameError::TooLarge {
                 offset: 0,
                 len: buf.len() + needed,
@@ -270,13 +270,25 @@ fn bare_value(
 }
 
 /// If `e` only says that the input stopped too early, how many more bytes are needed at least.
-fn short_input(e: &DecodeError) -> Option<usize> {
+fn short_input(
+    e: &DecodeError,
+    buf: &[u8],
+    dialect: Dialect,
+    options: &DecodeOptions,
+) -> Option<usize> {
     match *e {
         DecodeError::UnexpectedEof { needed, .. } => Some(needed.max(1)),
         // A length or count past the end: more input may bring it, unless it is negative,
-        // which no amount of input can fix (the engine reads these as int32).
+        // which no amount of input can fix (the engine reads these as int32)...
         DecodeError::LengthOutOfBounds { len, remaining, .. } if (len as i32) >= 0 => {
             Some((len as usize).saturating_sub(remaining).max(1))
+        }
+        // ...except a NodePath's name count, whose bit 31 is the format marker: the decoder
+        // reports the whole word when the names and subnames cannot fit yet.
+        DecodeError::LengthOutOfBounds { offset, .. } if offset >= 4 && offset + 4 <= buf.len() => {
+            let header = crate::layout::read_u32(buf, offset - 4) & crate::quirks::TYPE_MASK;
+            let version = options.version.unwrap_or_else(|| dialect.newest());
+            (dialect.kind_of(version, header) == Some(crate::Kind::NodePath)).then_some(1)
         }
         _ => None,
     }
