@@ -232,12 +232,13 @@ impl Walker<'_> {
         (at + 4 <= self.bytes.len()).then(|| read_u32(self.bytes, at))
     }
 
-    fn type_name(&self, kind: Kind) -> String {
+    /// `Dictionary (DICTIONARY, id 27)`: our name, the engine's enum name, the id.
+    fn type_name(&self, kind: Kind, id: u32) -> String {
         match self.dialect.type_info(self.version, kind) {
             Some(t) if !t.name.is_empty() && t.name != kind.name() => {
-                format!("{} ({})", kind.name(), t.name)
+                format!("{} ({}, id {id})", kind.name(), t.name)
             }
-            _ => kind.name().to_string(),
+            _ => format!("{} (id {id})", kind.name()),
         }
     }
 
@@ -280,11 +281,15 @@ impl Walker<'_> {
         };
         let flags = header & !quirks::TYPE_MASK;
         let flag64 = header & quirks::FLAG_64 != 0;
-        let mut what = format!("{} (id {tag}", self.type_name(kind));
+        let mut what = self.type_name(kind, tag);
         if flags != 0 {
-            what.push_str(&format!(", flags {flags:#010x}"));
+            what.push_str(&format!(" flags {flags:#010x}"));
+            if flag64 && matches!(kind, Kind::Object) {
+                what.push_str(" (OBJECT_AS_ID)");
+            } else if flag64 && (wide_kind(self.dialect, self.version, kind)) {
+                what.push_str(" (FLAG_64)");
+            }
         }
-        what.push(')');
         let field = if label.is_empty() {
             "header".to_string()
         } else {
@@ -321,9 +326,7 @@ impl Walker<'_> {
         let end = (at + used).min(self.bytes.len());
         let d = depth + 1;
         let p = at + 4;
-        let wide = flag64
-            && (self.dialect.flag64_reals(self.version, kind)
-                || matches!(kind, Kind::Int | Kind::Float));
+        let wide = flag64 && wide_kind(self.dialect, self.version, kind);
         match &value {
             Variant::Nil | Variant::Callable => {}
             Variant::String(_) | Variant::StringName(_) => {
@@ -597,7 +600,7 @@ impl Walker<'_> {
                 4,
                 d,
                 name,
-                format!("{kind_name}: {} (id {id})", self.type_name(k)),
+                format!("{kind_name}: {}", self.type_name(k, id)),
                 "the element type",
             );
             return Ok(at + 4);
@@ -768,7 +771,7 @@ impl Walker<'_> {
             4,
             d,
             "element_type",
-            format!("{} (id {id})", self.type_name(k)),
+            self.type_name(k, id),
             "the element type",
         );
         let mut q = p + 4;
@@ -780,6 +783,11 @@ impl Walker<'_> {
         };
         self.elements(frame_at, at, q + 4, n, d, false)
     }
+}
+
+/// Whether FLAG_64 widens `kind` (INT, FLOAT, and the math types where the spec says so).
+fn wide_kind(dialect: Dialect, version: Version, kind: Kind) -> bool {
+    matches!(kind, Kind::Int | Kind::Float) || dialect.flag64_reals(version, kind)
 }
 
 fn is_packed(kind: Kind) -> bool {

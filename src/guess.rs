@@ -410,6 +410,12 @@ impl fmt::Display for Guess {
             }
             _ => {
                 writeln!(f, "{}, {} ({})", b.era, b.framing, self.confidence)?;
+                if b.framing == Framing::STORE_VAR {
+                    writeln!(
+                        f,
+                        "  (store_var / StreamPeer.put_var, or PacketPeerStream: the same bytes)"
+                    )?;
+                }
                 writeln!(f, "why:")?;
                 writeln!(
                     f,

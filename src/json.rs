@@ -68,6 +68,15 @@ pub struct JsonError {
 /// # Ok::<(), gdvariant::json::JsonError>(())
 /// ```
 pub fn to_json(value: &Variant) -> Value {
+    with_stack_for(variant_depth(value), || to_json_inner(value))
+}
+
+/// The JSON text of `value` on one line (what `gdvariant decode --format json` prints).
+pub fn to_json_string(value: &Variant) -> String {
+    with_stack_for(variant_depth(value), || to_json_inner(value).to_string())
+}
+
+fn to_json_inner(value: &Variant) -> Value {
     let mut m = Map::new();
     m.insert("type".into(), Value::from(value.kind().name()));
     let payload = match value {
@@ -117,7 +126,7 @@ pub fn to_json(value: &Variant) -> Value {
             Object::Full(f) => json!({
                 "class": f.class,
                 "properties": f.properties.iter()
-                    .map(|(n, v)| json!([n, to_json(v)]))
+                    .map(|(n, v)| json!([n, to_json_inner(v)]))
                     .collect::<Vec<_>>(),
             }),
         }),
@@ -130,7 +139,7 @@ pub fn to_json(value: &Variant) -> Value {
             Some(Value::Array(
                 d.entries()
                     .iter()
-                    .map(|(k, v)| json!([to_json(k), to_json(v)]))
+                    .map(|(k, v)| json!([to_json_inner(k), to_json_inner(v)]))
                     .collect(),
             ))
         }
@@ -141,7 +150,7 @@ pub fn to_json(value: &Variant) -> Value {
                     m.insert("pandemonium_packed".into(), Value::Bool(true));
                 }
             }
-            Some(Value::Array(a.items.iter().map(to_json).collect()))
+            Some(Value::Array(a.items.iter().map(to_json_inner).collect()))
         }
         Variant::PackedByteArray(b) => Some(Value::from(hex(b))),
         Variant::PackedInt32Array(x) => Some(json!(x)),
@@ -173,10 +182,71 @@ pub fn to_json(value: &Variant) -> Value {
 
 /// The value a JSON document describes (the inverse of [`to_json`]).
 pub fn from_json(json: &Value) -> Result<Variant, JsonError> {
-    Reader {
-        path: vec!["$".into()],
+    with_stack_for(value_depth(json) / 2, || {
+        Reader {
+            path: vec!["$".into()],
+        }
+        .value(json)
+    })
+}
+
+/// Runs `f`, which recurses about once per level of a value `depth` levels deep, on a stack
+/// that holds it: inline for shallow values, else on a helper thread with a stack sized for
+/// the depth. The decoder accepts 1024 levels, more than a 2 MiB thread stack can recurse
+/// through in a debug build; this keeps every value it accepts safe to convert.
+fn with_stack_for<T: Send>(depth: usize, f: impl FnOnce() -> T + Send) -> T {
+    const INLINE: usize = 64;
+    if depth <= INLINE {
+        return f();
     }
-    .value(json)
+    let stack = (depth.saturating_mul(64 << 10)).max(8 << 20);
+    std::thread::scope(|s| {
+        match std::thread::Builder::new()
+            .stack_size(stack)
+            .spawn_scoped(s, f)
+        {
+            Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            Err(e) => panic!("cannot start a thread for a value {depth} levels deep: {e}"),
+        }
+    })
+}
+
+/// Nesting depth of a value (containers and full objects), counted without recursion.
+fn variant_depth(v: &Variant) -> usize {
+    let mut max = 0;
+    let mut stack = vec![(v, 0usize)];
+    while let Some((v, d)) = stack.pop() {
+        max = max.max(d);
+        match v {
+            Variant::Array(a) => stack.extend(a.items.iter().map(|x| (x, d + 1))),
+            Variant::Dictionary(x) => {
+                for (k, val) in x.entries() {
+                    stack.push((k, d + 1));
+                    stack.push((val, d + 1));
+                }
+            }
+            Variant::Object(Object::Full(o)) => {
+                stack.extend(o.properties.iter().map(|(_, x)| (x, d + 1)))
+            }
+            _ => {}
+        }
+    }
+    max
+}
+
+/// Nesting depth of a JSON value, counted without recursion.
+fn value_depth(v: &Value) -> usize {
+    let mut max = 0;
+    let mut stack = vec![(v, 0usize)];
+    while let Some((v, d)) = stack.pop() {
+        max = max.max(d);
+        match v {
+            Value::Array(a) => stack.extend(a.iter().map(|x| (x, d + 1))),
+            Value::Object(o) => stack.extend(o.values().map(|x| (x, d + 1))),
+            _ => {}
+        }
+    }
+    max
 }
 
 /// Deepest JSON nesting [`parse_document`] accepts: two levels (object and array) for each
@@ -198,80 +268,130 @@ pub fn parse_document(text: &str) -> Result<Value, JsonError> {
             message: format!("nested {depth} levels deep; at most {MAX_JSON_DEPTH} are read"),
         });
     }
-    let mut de = serde_json::Deserializer::from_str(text);
-    de.disable_recursion_limit();
-    let v = serde::Deserialize::deserialize(&mut de)
-        .and_then(|v| de.end().map(|()| v))
-        .map_err(|e| JsonError {
-            path: format!("line {}, column {}", e.line(), e.column()),
-            message: format!("not JSON: {e}"),
-        })?;
-    Ok(v)
-}
-
-/// Reads every JSON document of `input` (JSON Lines, or documents one after another), as
-/// values, without holding more than one document: what `gdvariant encode --from json` reads.
-/// Nesting is bounded by [`MAX_JSON_DEPTH`] as the bytes stream in.
-pub fn read_values<R: std::io::Read>(input: R) -> impl Iterator<Item = Result<Variant, JsonError>> {
-    let mut de = serde_json::Deserializer::from_reader(DepthLimited {
-        inner: input,
-        depth: 0,
-        in_str: false,
-        escaped: false,
-    });
-    de.disable_recursion_limit();
-    let mut n = 0usize;
-    de.into_iter::<Value>().map(move |doc| {
-        n += 1;
-        let doc = doc.map_err(|e| JsonError {
-            path: format!("document {n}, line {}, column {}", e.line(), e.column()),
-            message: format!("not JSON: {e}"),
-        })?;
-        from_json(&doc).map_err(|e| JsonError {
-            path: format!("document {n}: {}", e.path),
-            message: e.message,
-        })
+    with_stack_for(depth / 2, || {
+        let mut de = serde_json::Deserializer::from_str(text);
+        de.disable_recursion_limit();
+        serde::Deserialize::deserialize(&mut de)
+            .and_then(|v| de.end().map(|()| v))
+            .map_err(|e| JsonError {
+                path: format!("line {}, column {}", e.line(), e.column()),
+                message: format!("not JSON: {e}"),
+            })
     })
 }
 
-/// A reader that fails once the JSON passing through nests deeper than [`MAX_JSON_DEPTH`],
-/// before the (recursive) parser goes that deep.
-struct DepthLimited<R> {
-    inner: R,
-    depth: usize,
-    in_str: bool,
-    escaped: bool,
+/// Reads every JSON document of `input` (JSON Lines, or documents one after another), as
+/// values, holding one document at a time: what `gdvariant encode --from json` reads.
+/// Nesting is bounded by [`MAX_JSON_DEPTH`] as the bytes stream in.
+pub fn read_values<R: std::io::Read>(input: R) -> impl Iterator<Item = Result<Variant, JsonError>> {
+    let mut docs = Documents {
+        input: std::io::BufReader::new(input),
+        line: 1,
+        n: 0,
+        failed: false,
+    };
+    std::iter::from_fn(move || docs.next_value())
 }
 
-impl<R: std::io::Read> std::io::Read for DepthLimited<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        for &c in &buf[..n] {
-            if self.in_str {
+/// Splits a stream into top-level JSON documents by tracking brackets and strings, so each
+/// document's depth is known before it is parsed.
+struct Documents<R> {
+    input: std::io::BufReader<R>,
+    line: usize,
+    n: usize,
+    failed: bool,
+}
+
+impl<R: std::io::Read> Documents<R> {
+    fn fail(&mut self, message: String) -> Option<Result<Variant, JsonError>> {
+        self.failed = true;
+        Some(Err(JsonError {
+            path: format!("document {}, line {}", self.n, self.line),
+            message,
+        }))
+    }
+
+    fn next_value(&mut self) -> Option<Result<Variant, JsonError>> {
+        use std::io::BufRead;
+        if self.failed {
+            return None;
+        }
+        let mut doc: Vec<u8> = Vec::new();
+        let (mut depth, mut max, mut in_str, mut escaped) = (0usize, 0usize, false, false);
+        let start_line = self.line;
+        loop {
+            let buf = match self.input.fill_buf() {
+                Ok(b) => b,
+                Err(e) => return self.fail(format!("read error: {e}")),
+            };
+            if buf.is_empty() {
+                break;
+            }
+            let mut used = 0;
+            let mut done = false;
+            for &c in buf {
+                used += 1;
+                if c == b'\n' {
+                    self.line += 1;
+                }
+                if doc.is_empty() && c.is_ascii_whitespace() {
+                    continue;
+                }
+                doc.push(c);
+                if in_str {
+                    match c {
+                        _ if escaped => escaped = false,
+                        b'\\' => escaped = true,
+                        b'"' => in_str = false,
+                        _ => {}
+                    }
+                    continue;
+                }
                 match c {
-                    _ if self.escaped => self.escaped = false,
-                    b'\\' => self.escaped = true,
-                    b'"' => self.in_str = false,
+                    b'"' => in_str = true,
+                    b'[' | b'{' => {
+                        depth += 1;
+                        max = max.max(depth);
+                    }
+                    b']' | b'}' => depth = depth.saturating_sub(1),
                     _ => {}
                 }
-                continue;
-            }
-            match c {
-                b'"' => self.in_str = true,
-                b'[' | b'{' => {
-                    self.depth += 1;
-                    if self.depth > MAX_JSON_DEPTH {
-                        return Err(std::io::Error::new(
-                            std::io::ErrorKind::InvalidData,
-                            format!("JSON nested deeper than {MAX_JSON_DEPTH} levels"),
-                        ));
-                    }
+                if depth == 0 && matches!(c, b']' | b'}') {
+                    done = true;
+                    break;
                 }
-                b']' | b'}' => self.depth = self.depth.saturating_sub(1),
-                _ => {}
+                if max > MAX_JSON_DEPTH {
+                    self.input.consume(used);
+                    self.n += 1;
+                    return self.fail(format!("JSON nested deeper than {MAX_JSON_DEPTH} levels"));
+                }
+            }
+            self.input.consume(used);
+            if done {
+                break;
             }
         }
-        Ok(n)
+        if doc.is_empty() {
+            return None;
+        }
+        self.n += 1;
+        let n = self.n;
+        let r = std::str::from_utf8(&doc)
+            .map_err(|e| JsonError {
+                path: format!("document {n}"),
+                message: format!("not UTF-8: {e}"),
+            })
+            .and_then(|text| {
+                with_stack_for(max / 2, || parse_document(text).and_then(|v| from_json(&v)))
+            })
+            .map_err(|e| JsonError {
+                path: format!("document {n} (from line {start_line}): {}", e.path),
+                message: e.message,
+            });
+        if r.is_err() {
+            self.failed = true;
+        }
+        Some(r)
     }
 }
 

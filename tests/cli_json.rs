@@ -115,3 +115,27 @@ fn errors_name_the_path() {
     let e = json::from_json_str(r#"{"type":"Int2","value":1}"#).unwrap_err();
     assert!(e.to_string().contains("unknown type `Int2`"), "{e}");
 }
+
+/// A value as deep as the decoder accepts (1024 containers) goes to JSON text and back on an
+/// ordinary test thread; deeper JSON is refused with a message, not a stack overflow.
+#[test]
+fn deep_values_fit_and_deeper_json_is_refused() {
+    let mut v = Variant::Nil;
+    for _ in 0..1024 {
+        v = Variant::Array(gdvariant::Array::new(vec![v]));
+    }
+    let text = json::to_json_string(&v);
+    let back = json::from_json_str(&text).unwrap();
+    // (Compared through JSON: `Variant::same` itself recurses.)
+    assert_eq!(json::to_json_string(&back), text);
+    let from_stream = json::read_values(text.as_bytes()).next().unwrap().unwrap();
+    assert_eq!(json::to_json_string(&from_stream), text);
+    let deep = "[".repeat(100_000);
+    let e = json::from_json_str(&deep).unwrap_err();
+    assert!(e.message.contains("nested"), "{e}");
+    let e = json::read_values(deep.as_bytes())
+        .next()
+        .unwrap()
+        .unwrap_err();
+    assert!(e.message.contains("deeper than"), "{e}");
+}

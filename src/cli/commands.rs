@@ -206,12 +206,15 @@ pub fn decode(a: DecodeArgs) -> Result<(), Failure> {
     };
     let mut out = Out::new();
     let print = |dialect: Dialect, v: &Variant, out: &mut Out| match a.format {
-        OutFormat::Json => out.line(&json::to_json(v).to_string()),
+        OutFormat::Json => out.line(&json::to_json_string(v)),
         OutFormat::Text => out.line(&text::to_text(v, dialect)),
     };
     if a.dialect == DialectArg::Auto {
         // Guessing needs the bytes; read them whole.
         let bytes = read_all(&a.file)?;
+        if bytes.is_empty() {
+            return Err(no_value(&a.file));
+        }
         let (d, v, f) = resolve(&a.file, a.dialect, a.engine_version, framing, Some(&bytes))?;
         let opts = dopts(v);
         for frame in frames(&bytes, f, d, &opts) {
@@ -225,7 +228,9 @@ pub fn decode(a: DecodeArgs) -> Result<(), Failure> {
     }
     let (d, v, f) = resolve(&a.file, a.dialect, a.engine_version, framing, None)?;
     let reader = FrameReader::new(open(&a.file)?, f, d, dopts(v));
+    let mut seen = 0usize;
     for frame in reader {
+        seen += 1;
         let frame: Frame = match frame {
             Ok(fr) => fr,
             Err(e) => {
@@ -238,7 +243,19 @@ pub fn decode(a: DecodeArgs) -> Result<(), Failure> {
             break;
         }
     }
+    // Bare bytes are one value or more (`bytes_to_var` of nothing is an error); a framed
+    // file may hold zero frames.
+    if seen == 0 && f == Framing::Bare {
+        return Err(no_value(&a.file));
+    }
     out.flush()
+}
+
+fn no_value(path: &Path) -> Failure {
+    Failure::data(format!(
+        "{}: empty input: expected a value (a 4-byte header at least) (at offset 0x0)",
+        shown(path)
+    ))
 }
 
 /// Where encoded bytes go: a file (created only once there is something to write) or stdout.

@@ -245,6 +245,22 @@ fn version_or_newest(dialect: Dialect, v: Option<Version>) -> Version {
 /// Runs the command line; the process exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The JSON form and the explain walker recurse once per nesting level; the decoder allows
+    // 1024 levels, which a debug build's 8 MiB main stack does not always hold. A thread with
+    // a roomy stack (reserved, not committed) makes every accepted input safe.
+    let worker = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || run(cli));
+    match worker.map(|w| w.join()) {
+        Ok(Ok(code)) => code,
+        _ => {
+            eprintln!("gdvariant: error: internal failure");
+            ExitCode::from(EXIT_DATA)
+        }
+    }
+}
+
+fn run(cli: Cli) -> ExitCode {
     let r = match cli.command {
         Command::Decode(a) => commands::decode(a),
         Command::Encode(a) => commands::encode(a),

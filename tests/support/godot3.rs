@@ -75,7 +75,10 @@ impl Engine {
 
     /// `str2var(text)` for each text; `bytes` is `var2bytes` of the result.
     pub fn str2var(&self, texts: &[String]) -> Vec<Reply> {
-        let reqs: Vec<String> = texts.iter().map(|t| format!("s2v\t{}", escape(t))).collect();
+        let reqs: Vec<String> = texts
+            .iter()
+            .map(|t| format!("s2v\t{}", escape(t)))
+            .collect();
         self.run(&reqs)
             .into_iter()
             .map(|line| parse(&line, Order::HexThenText))
@@ -169,7 +172,10 @@ fn parse(line: &str, order: Order) -> Reply {
                 Order::TextThenHex => (a, b),
                 Order::HexThenText => (b, a),
             };
-            Reply::Ok { text: unescape(text), bytes: unhex(h) }
+            Reply::Ok {
+                text: unescape(text),
+                bytes: unhex(h),
+            }
         }
         (Some("err"), Some(e), _) => Reply::Err(e.to_string()),
         _ => panic!("godot3 oracle: unexpected response line {line:?}"),
@@ -230,7 +236,9 @@ fn unhex(s: &str) -> Vec<u8> {
 fn tail(b: &[u8]) -> String {
     let s = String::from_utf8_lossy(b);
     let start = s.len().saturating_sub(8000);
-    let start = (start..=s.len()).find(|&i| s.is_char_boundary(i)).unwrap_or(s.len());
+    let start = (start..=s.len())
+        .find(|&i| s.is_char_boundary(i))
+        .unwrap_or(s.len());
     s[start..].to_string()
 }
 
