@@ -77,8 +77,19 @@ pub struct Explanation {
     pub values: usize,
 }
 
+/// Deepest nesting the walker follows (it recurses once per level), whatever the limits say.
+const MAX_WALK_DEPTH: usize = 4096;
+
 /// Explains `bytes`, which hold values framed as `options.framing` says.
 pub fn explain(bytes: &[u8], options: &ExplainOptions) -> Explanation {
+    let mut options = options.clone();
+    let limits = &mut options.decode.limits;
+    limits.max_depth = limits.max_depth.min(MAX_WALK_DEPTH);
+    let depth = limits.max_depth;
+    crate::stack::with_stack_for(depth, move || walk(bytes, &options))
+}
+
+fn walk(bytes: &[u8], options: &ExplainOptions) -> Explanation {
     let mut w = Walker {
         bytes,
         dialect: options.dialect,
@@ -413,7 +424,7 @@ impl Walker<'_> {
                         self.describe(kind, "data"),
                     );
                 }
-                self.padding(p + 4 + b.len(), end, d, kind, "pad");
+                self.padding(p + 4 + b.len(), end, d, kind, "pad", "pad");
             }
             Variant::PackedStringArray(items) => {
                 self.line(
@@ -513,13 +524,26 @@ impl Walker<'_> {
         } else {
             format!("{name} ")
         };
+        // The spec names the parts of a named string `class_name_length`, `class_name`,
+        // `class_name_pad` (or `name_…`), and of a plain one `length`, `data`, `pad`.
+        let last = name.rsplit(' ').next().unwrap_or("");
+        let base = if matches!(last, "class_name" | "name") {
+            last
+        } else {
+            ""
+        };
+        let spec = |part: &str| match (base, part) {
+            ("", p) => p.to_string(),
+            (b, "data") => b.to_string(),
+            (b, p) => format!("{b}_{p}"),
+        };
         self.line(
             at,
             4,
             d,
             format!("{prefix}length"),
             n.to_string(),
-            self.describe(kind, "length"),
+            self.describe(kind, &spec("length")),
         );
         let data = &self.bytes[at + 4..(at + 4 + n).min(self.bytes.len())];
         if n > 0 {
@@ -538,15 +562,22 @@ impl Walker<'_> {
                 d,
                 format!("{prefix}data"),
                 text,
-                self.describe(kind, "data"),
+                self.describe(kind, &spec("data")),
             );
         }
         let end = (at + 4 + n + quirks::pad4(n)).min(self.bytes.len());
-        self.padding(at + 4 + n, end, d, kind, &format!("{prefix}pad"));
+        self.padding(
+            at + 4 + n,
+            end,
+            d,
+            kind,
+            &format!("{prefix}pad"),
+            &spec("pad"),
+        );
         end
     }
 
-    fn padding(&mut self, from: usize, to: usize, d: usize, kind: Kind, name: &str) {
+    fn padding(&mut self, from: usize, to: usize, d: usize, kind: Kind, name: &str, spec: &str) {
         if to > from {
             let raw = &self.bytes[from..to];
             let v = if raw.iter().all(|&b| b == 0) {
@@ -554,7 +585,7 @@ impl Walker<'_> {
             } else {
                 format!("padding {} (not zero)", hex_preview(raw))
             };
-            let desc = self.describe(kind, "pad");
+            let desc = self.describe(kind, spec);
             self.line(from, to - from, d, name, v, desc);
         }
     }

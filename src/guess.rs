@@ -6,10 +6,9 @@
 //! 2. how many values re-encode to exactly their own bytes under that candidate: an engine's
 //!    output is canonical (32-bit ints when they fit, 4-byte floats when exact, zeroed
 //!    padding), so the right reading reproduces it while a wrong one rarely does;
-//! 3. how plausible the values are: NaNs with payloads, subnormal or astronomically large
-//!    reals are what other data read as floats looks like;
-//! 4. fewer values (one value that covers the input beats a coincidental split), then more
-//!    bytes used.
+//! 3. fewer values (one value that covers the input beats a coincidental split);
+//! 4. how plausible the values are: NaNs with payloads, subnormal or astronomically large
+//!    reals are what other data read as floats looks like; then more bytes used.
 //!
 //! The eras come from the generated tables (versions whose type ids and wire features are
 //! the same form one era), so a new engine release in the spec is a new candidate for free.
@@ -77,11 +76,12 @@ impl Candidate {
             self.complete(total),
             self.values > 0 && self.canonical == self.values,
             self.canonical * 1000 / self.values.max(1),
-            Reverse(self.odd_reals),
             // Fewer values that explain every byte is the simpler reading: a bare
             // PackedStringArray can also split into a Pandemonium PoolVector3iArray and a
-            // Vector2i, but one value is what var_to_bytes writes.
+            // Vector2i, a Godot 3 Array of odd floats into a Godot 4 Projection and a float;
+            // one value is what var_to_bytes writes.
             Reverse(self.values),
+            Reverse(self.odd_reals),
             self.used,
         )
     }
@@ -181,6 +181,13 @@ pub const FRAMINGS: [Framing; 3] = [
 
 /// Reads `bytes` every way and ranks the readings. `framing` restricts the framings tried.
 pub fn guess(bytes: &[u8], framing: Option<Framing>) -> Guess {
+    // Re-encoding recurses once per nesting level (up to the decoder's 1024).
+    crate::stack::with_stack_for(DecodeOptions::default().limits.max_depth, || {
+        guess_here(bytes, framing)
+    })
+}
+
+fn guess_here(bytes: &[u8], framing: Option<Framing>) -> Guess {
     let framings: Vec<Framing> = match framing {
         Some(f) => vec![f],
         None => FRAMINGS.to_vec(),

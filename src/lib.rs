@@ -16,6 +16,7 @@ pub mod layout;
 pub mod math;
 pub mod migrate;
 pub mod quirks;
+mod stack;
 pub mod variant;
 pub mod version;
 
