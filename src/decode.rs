@@ -226,18 +226,28 @@ impl<'a> Decoder<'a, '_> {
         }
     }
 
+    fn string_out_of_bounds(&self, at: usize, len: u32) -> DecodeError {
+        let remaining = self.buf.len() - (at + 4).min(self.buf.len());
+        DecodeError::StringOutOfBounds {
+            offset: at,
+            len,
+            remaining,
+            dialect: self.dialect,
+        }
+    }
+
     /// `_decode_string`: i32 length, bytes, padding that must be present.
     fn string(&mut self) -> Result<String, DecodeError> {
         let at = self.pos;
         let len = self.u32()?;
         let n = len as i32;
         if n < 0 {
-            return Err(self.out_of_bounds(at, len));
+            return Err(self.string_out_of_bounds(at, len));
         }
         let n = n as usize;
         let total = n + quirks::pad4(n);
         if total > self.remaining() {
-            return Err(self.out_of_bounds(at, len));
+            return Err(self.string_out_of_bounds(at, len));
         }
         let start = self.pos;
         let bytes = &self.buf[start..start + n];

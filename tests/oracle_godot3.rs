@@ -52,8 +52,9 @@ fn the_engine_reads_back_what_we_write_for_every_godot3_fixture() {
         let has_np = f.json["nodepath_pad_bytes"].as_u64().unwrap_or(0) > 0;
         match reply {
             godot3::Reply::Ok { bytes: again, text } => {
-                // Objects come back with new instance ids; the leading BOM is dropped by the engine.
-                let exempt = f.name.contains("object") || f.name.contains("bom");
+                // Objects come back with new instance ids; values the engine itself does not
+                // round-trip (`roundtrip: false`: a leading BOM, NodePath("/")) change in its hands.
+                let exempt = f.name.contains("object") || !f.bool("roundtrip");
                 if !exempt && !same_but_nodepath_padding(bytes, &again, has_np) {
                     bad.push(
                         &f.name,

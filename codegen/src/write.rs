@@ -7,6 +7,9 @@ use crate::model::Spec;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 
+/// Where the generated format pages go, relative to the workspace root.
+pub const DOCS_OUT: &str = "docs/format";
+
 /// Where the generated Rust goes, relative to the workspace root.
 pub const RUST_OUT: &str = "src/generated";
 
@@ -38,10 +41,40 @@ pub fn render_rust(a: &Artifact) -> anyhow::Result<Output> {
     })
 }
 
+/// Which generated files a command is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// `src/generated/` and `docs/format/`.
+    All,
+    /// `src/generated/` only.
+    Rust,
+    /// `docs/format/` only (`cargo codegen docs`).
+    Docs,
+}
+
 /// Every file `cargo codegen` owns, rendered from the spec under `root`.
 pub fn all_outputs(root: &Path) -> anyhow::Result<Vec<Output>> {
+    outputs(root, Scope::All)
+}
+
+/// The files of `scope`, rendered from the spec under `root`.
+pub fn outputs(root: &Path, scope: Scope) -> anyhow::Result<Vec<Output>> {
     let spec = load_spec(root).map_err(|e| anyhow::anyhow!("{e}"))?;
-    spec_outputs(&spec, RUST_OUT, COMMON_FILE)
+    let mut out = Vec::new();
+    if scope != Scope::Docs {
+        out.extend(spec_outputs(&spec, RUST_OUT, COMMON_FILE)?);
+    }
+    if scope != Scope::Rust {
+        out.extend(
+            crate::emit::markdown::pages(&spec, DOCS_OUT)
+                .into_iter()
+                .map(|p| Output {
+                    path: p.path,
+                    contents: p.contents,
+                }),
+        );
+    }
+    Ok(out)
 }
 
 /// The Rust files of a checked spec under `out_dir`; `common_file` is named in the headers of
@@ -66,7 +99,12 @@ pub struct Stale {
 /// stale files up to date (touching nothing that is current) and returns what it rewrote;
 /// without, returns what is stale. The binary, `--check` and `tests/fresh.rs` all call this.
 pub fn sync(root: &Path, write: bool) -> anyhow::Result<Vec<Stale>> {
-    let outputs = all_outputs(root)?;
+    sync_scope(root, Scope::All, write)
+}
+
+/// [`sync`] restricted to `scope`.
+pub fn sync_scope(root: &Path, scope: Scope, write: bool) -> anyhow::Result<Vec<Stale>> {
+    let outputs = outputs(root, scope)?;
     sync_outputs(root, &outputs, write)
 }
 

@@ -224,7 +224,8 @@ def clean_dir(d, keep_dirs=()):
     for n in os.listdir(d):
         p = os.path.join(d, n)
         if os.path.isfile(p):
-            os.remove(p)
+            if n != "README.md":  # written by hand
+                os.remove(p)
         elif n not in keep_dirs:
             shutil.rmtree(p)
 

@@ -3,6 +3,7 @@
 pub mod dialect;
 pub mod kinds;
 pub mod layouts;
+pub mod markdown;
 
 use crate::model::Spec;
 use proc_macro2::TokenStream;
