@@ -280,7 +280,10 @@ fn short_input(
         DecodeError::UnexpectedEof { needed, .. } => Some(needed.max(1)),
         // A length or count past the end: more input may bring it, unless it is negative,
         // which no amount of input can fix (the engine reads these as int32)...
-        DecodeError::LengthOutOfBounds { len, remaining, .. } if (len as i32) >= 0 => {
+        DecodeError::LengthOutOfBounds { len, remaining, .. }
+        | DecodeError::StringOutOfBounds { len, remaining, .. }
+            if (len as i32) >= 0 =>
+        {
             Some((len as usize).saturating_sub(remaining).max(1))
         }
         // ...except a NodePath's name count, whose bit 31 is the format marker: the decoder
@@ -290,6 +293,8 @@ fn short_input(
             let version = options.version.unwrap_or_else(|| dialect.newest());
             (dialect.kind_of(version, header) == Some(crate::Kind::NodePath)).then_some(1)
         }
+        // Everything else is wrong whatever follows: a bad type id, bad UTF-8 (checked only
+        // once the whole string is there), the old NodePath format, refused objects, limits.
         _ => None,
     }
 }
