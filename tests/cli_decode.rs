@@ -257,6 +257,23 @@ fn exit_codes_are_as_documented() {
     );
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("always little-endian"), "{}", r.stderr);
+    let r = run(
+        &[
+            "decode",
+            "--dialect",
+            "godot3",
+            "--engine-version",
+            "4.3",
+            "-",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("Godot 3 has no version 4.3"),
+        "{}",
+        r.stderr
+    );
     // 4: a file that cannot be read.
     let r = run(&["decode", "--dialect", "godot3", "no/such/file.bin"], b"");
     assert_eq!(r.code, 4);

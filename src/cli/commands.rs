@@ -166,7 +166,7 @@ fn resolve(
     match dialect.fixed() {
         Some(d) => Ok((
             d,
-            version_or_newest(d, version),
+            version_or_newest(d, version)?,
             framing.unwrap_or_default(),
         )),
         None => {
@@ -188,7 +188,10 @@ fn resolve(
             );
             Ok((
                 b.era.dialect,
-                version.unwrap_or(b.era.last),
+                match version {
+                    Some(_) => version_or_newest(b.era.dialect, version)?,
+                    None => b.era.last,
+                },
                 framing.unwrap_or(b.framing),
             ))
         }
@@ -292,7 +295,7 @@ pub fn encode(a: EncodeArgs) -> Result<(), Failure> {
     let dialect: Dialect = a.dialect.into();
     let framing = a.framing.get()?.unwrap_or_default();
     let eopts = EncodeOptions {
-        version: Some(version_or_newest(dialect, a.engine_version)),
+        version: Some(version_or_newest(dialect, a.engine_version)?),
         double_precision: a.double_precision,
         // The input says which objects are full; write them as given.
         full_objects: true,
@@ -361,8 +364,14 @@ pub fn explain(a: ExplainArgs) -> Result<(), Failure> {
 }
 
 pub fn convert(a: ConvertArgs) -> Result<(), Failure> {
-    let from = Target::new(a.from.into(), a.from_version);
-    let to = Target::new(a.to.into(), a.to_version);
+    let from = Target::new(
+        a.from.into(),
+        Some(version_or_newest(a.from.into(), a.from_version)?),
+    );
+    let to = Target::new(
+        a.to.into(),
+        Some(version_or_newest(a.to.into(), a.to_version)?),
+    );
     let framing = a.framing.get()?.unwrap_or_default();
     let dopts = DecodeOptions {
         version: Some(from.version),

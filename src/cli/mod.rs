@@ -237,9 +237,17 @@ fn out_err(e: io::Error) -> Failure {
     }
 }
 
-/// The version to use: the flag, or the dialect's newest.
-fn version_or_newest(dialect: Dialect, v: Option<Version>) -> Version {
-    v.unwrap_or_else(|| dialect.newest())
+/// The version to use: the flag (which must be one the spec describes), or the newest.
+fn version_or_newest(dialect: Dialect, v: Option<Version>) -> Result<Version, Failure> {
+    match v {
+        None => Ok(dialect.newest()),
+        Some(v) if v >= dialect.oldest() && v <= dialect.newest() => Ok(v),
+        Some(v) => Err(Failure::usage(format!(
+            "{dialect} has no version {v}: expected {} to {}",
+            dialect.oldest(),
+            dialect.newest()
+        ))),
+    }
 }
 
 /// Runs the command line; the process exit code.
