@@ -16,7 +16,7 @@
 //! Vector2): bytes holding only those are reported as ambiguous, with every dialect that fits.
 
 use crate::dialect::{DecodeOptions, Dialect, EncodeOptions};
-use crate::framing::{frames, Framing};
+use crate::framing::{available, frames, Availability, Framing};
 use crate::generated::kinds::{Feature, Kind};
 use crate::variant::{Object, Variant};
 use crate::version::Version;
@@ -122,8 +122,10 @@ pub struct Guess {
     pub ties: Vec<Candidate>,
     /// Every reading, best first.
     pub candidates: Vec<Candidate>,
-    /// The input size.
+    /// Bytes examined (the input, or its first [`SAMPLE`] bytes).
     pub total: usize,
+    /// The input size.
+    pub size: usize,
 }
 
 /// The eras of `dialect`: versions grouped where the type ids and wire features agree.
@@ -181,13 +183,25 @@ pub const FRAMINGS: [Framing; 3] = [
 
 /// Reads `bytes` every way and ranks the readings. `framing` restricts the framings tried.
 pub fn guess(bytes: &[u8], framing: Option<Framing>) -> Guess {
+    let start = &bytes[..bytes.len().min(SAMPLE)];
+    guess_start(start, bytes.len(), framing)
+}
+
+/// Like [`guess`], given only the `start` of an input of `size` bytes (a reader of a large
+/// file needs to read no more than [`SAMPLE`] bytes).
+pub fn guess_start(start: &[u8], size: usize, framing: Option<Framing>) -> Guess {
     // Re-encoding recurses once per nesting level (up to the decoder's 1024).
     crate::stack::with_stack_for(DecodeOptions::default().limits.max_depth, || {
-        guess_here(bytes, framing)
+        guess_here(start, size.max(start.len()), framing)
     })
 }
 
-fn guess_here(bytes: &[u8], framing: Option<Framing>) -> Guess {
+/// How much of a large input is read: the first MiB tells the dialect as well as the
+/// whole file would, and every candidate reading costs a full decode and re-encode.
+pub const SAMPLE: usize = 1 << 20;
+
+fn guess_here(bytes: &[u8], size: usize, framing: Option<Framing>) -> Guess {
+    let cut = bytes.len() < size;
     let framings: Vec<Framing> = match framing {
         Some(f) => vec![f],
         None => FRAMINGS.to_vec(),
@@ -197,7 +211,7 @@ fn guess_here(bytes: &[u8], framing: Option<Framing>) -> Guess {
     for dialect in [Dialect::Godot4, Dialect::Godot3, Dialect::Pandemonium] {
         for era in eras(dialect) {
             for &f in &framings {
-                candidates.push(read_as(bytes, era, f));
+                candidates.push(read_as(bytes, cut, era, f));
             }
         }
     }
@@ -235,11 +249,13 @@ fn guess_here(bytes: &[u8], framing: Option<Framing>) -> Guess {
         ties,
         candidates,
         total,
+        size,
     }
 }
 
-/// Decodes `bytes` as `era` and `framing`, counting what fits.
-fn read_as(bytes: &[u8], era: Era, framing: Framing) -> Candidate {
+/// Decodes `bytes` as `era` and `framing`, counting what fits. With `cut`, `bytes` is the
+/// start of a longer input, so a last value that only needs more bytes is not an error.
+fn read_as(bytes: &[u8], cut: bool, era: Era, framing: Framing) -> Candidate {
     let dopts = DecodeOptions {
         version: Some(era.last),
         // Objects are read as data only (no code runs), so guessing may look at them.
@@ -274,7 +290,16 @@ fn read_as(bytes: &[u8], era: Era, framing: Framing) -> Candidate {
                 });
             }
             Err(e) => {
-                c.error = Some((e.offset(), e.to_string()));
+                let unfinished = cut
+                    && matches!(
+                        available(&bytes[c.used..], framing, era.dialect, &dopts, usize::MAX),
+                        Ok(Availability::NeedMore { .. })
+                    );
+                if unfinished {
+                    c.used = bytes.len();
+                } else {
+                    c.error = Some((e.offset(), e.to_string()));
+                }
                 break;
             }
         }
@@ -424,10 +449,15 @@ impl fmt::Display for Guess {
                     )?;
                 }
                 writeln!(f, "why:")?;
+                let scope = if self.size > self.total {
+                    format!("the first {} of {} bytes", self.total, self.size)
+                } else {
+                    format!("all {} bytes", self.total)
+                };
                 writeln!(
                     f,
-                    "  {} value(s) use all {} bytes; {} of them re-encode to exactly their bytes",
-                    b.values, self.total, b.canonical
+                    "  {} value(s) use {scope}; {} of them re-encode to exactly their bytes",
+                    b.values, b.canonical
                 )?;
                 if b.odd_reals > 0 {
                     writeln!(
@@ -454,6 +484,7 @@ impl fmt::Display for Guess {
             if let Some(c) = self.candidates.iter().find(|c| c.era.dialect == d) {
                 let why = match &c.error {
                     Some((at, e)) => format!("stops at offset {at:#x}: {e}"),
+                    None if c.values == 0 => "no whole value in the bytes examined".to_string(),
                     None if c.used < self.total => {
                         format!("uses {} of {} bytes", c.used, self.total)
                     }

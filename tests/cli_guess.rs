@@ -98,3 +98,26 @@ fn every_godot3_game_fixture_is_guessed_godot3() {
     println!("godot3/game: {sure} high confidence, {tied} ambiguous");
     assert!(sure > 10, "{sure}");
 }
+
+/// A file larger than the sample: guessing reads its first MiB, a cut last frame is not held
+/// against it, and `decode` with the guessed reading streams the whole file.
+#[test]
+fn large_files_are_guessed_from_their_start_and_decoded_whole() {
+    let save = std::fs::read(fixtures().join("godot3/streams/savegame.sav")).unwrap();
+    let copies = gdvariant::guess::SAMPLE / save.len() + 50;
+    let big: Vec<u8> = save.repeat(copies);
+    let path = scratch("guess_large").join("big.sav");
+    std::fs::write(&path, &big).unwrap();
+    let p = path.to_str().unwrap();
+    let r = run(&["guess", p], b"");
+    assert_eq!(r.code, 0, "{}", r.text());
+    assert!(r.text().contains("high confidence"), "{}", r.text());
+    assert!(
+        r.text().contains(&format!("of {} bytes", big.len())),
+        "{}",
+        r.text()
+    );
+    let d = run(&["decode", "--format", "json", p], b"");
+    assert_eq!(d.code, 0, "{}", d.stderr);
+    assert_eq!(d.text().lines().count(), 6 * copies);
+}

@@ -6,7 +6,7 @@ use super::{
 };
 use clap::{Args, ValueEnum};
 use gdvariant::explain::ExplainOptions;
-use gdvariant::framing::{frame_into, frames, Frame, FrameError, FrameReader, Framing};
+use gdvariant::framing::{frame_into, Frame, FrameError, FrameReader, Framing};
 use gdvariant::guess::Confidence;
 use gdvariant::migrate::{migrate, Report, Target};
 use gdvariant::{json, DecodeOptions, Dialect, EncodeOptions, Variant, Version};
@@ -161,7 +161,7 @@ fn resolve(
     dialect: DialectArg,
     version: Option<Version>,
     framing: Option<Framing>,
-    bytes: Option<&[u8]>,
+    bytes: Option<(&[u8], usize)>,
 ) -> Result<(Dialect, Version, Framing), Failure> {
     match dialect.fixed() {
         Some(d) => Ok((
@@ -170,8 +170,8 @@ fn resolve(
             framing.unwrap_or_default(),
         )),
         None => {
-            let bytes = bytes.expect("bytes are read when guessing");
-            let g = gdvariant::guess::guess(bytes, framing);
+            let (start, size) = bytes.expect("bytes are read when guessing");
+            let g = gdvariant::guess::guess_start(start, size, framing);
             if g.confidence == Confidence::None {
                 return Err(Failure::data(format!(
                     "{}: cannot tell the dialect (no reading uses every byte); pass --dialect\n{g}",
@@ -212,25 +212,34 @@ pub fn decode(a: DecodeArgs) -> Result<(), Failure> {
         OutFormat::Json => out.line(&json::to_json_string(v)),
         OutFormat::Text => out.line(&text::to_text(v, dialect)),
     };
-    if a.dialect == DialectArg::Auto {
-        // Guessing needs the bytes; read them whole.
-        let bytes = read_all(&a.file)?;
-        if bytes.is_empty() {
+    // Guessing reads the start of the input (guess::SAMPLE); decoding then streams from the
+    // first byte again, the start chained before the rest.
+    let mut input = open(&a.file)?;
+    let mut start = Vec::new();
+    let resolved = if a.dialect == DialectArg::Auto {
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(&mut input, gdvariant::guess::SAMPLE as u64),
+            &mut start,
+        )
+        .map_err(|e| Failure::io(&a.file, e))?;
+        if start.is_empty() {
             return Err(no_value(&a.file));
         }
-        let (d, v, f) = resolve(&a.file, a.dialect, a.engine_version, framing, Some(&bytes))?;
-        let opts = dopts(v);
-        for frame in frames(&bytes, f, d, &opts) {
-            let frame = frame.map_err(|e| frame_failure(&a.file, e))?;
-            print(d, &frame.value, &mut out)?;
-            if a.first {
-                break;
-            }
-        }
-        return out.flush();
-    }
-    let (d, v, f) = resolve(&a.file, a.dialect, a.engine_version, framing, None)?;
-    let reader = FrameReader::new(open(&a.file)?, f, d, dopts(v));
+        // A full sample means more may follow.
+        let size = start.len() + usize::from(start.len() == gdvariant::guess::SAMPLE);
+        resolve(
+            &a.file,
+            a.dialect,
+            a.engine_version,
+            framing,
+            Some((&start, size)),
+        )?
+    } else {
+        resolve(&a.file, a.dialect, a.engine_version, framing, None)?
+    };
+    let (d, v, f) = resolved;
+    let chained = std::io::Read::chain(std::io::Cursor::new(start), input);
+    let reader = FrameReader::new(chained, f, d, dopts(v));
     let mut seen = 0usize;
     for frame in reader {
         seen += 1;
@@ -337,7 +346,13 @@ pub fn encode(a: EncodeArgs) -> Result<(), Failure> {
 pub fn explain(a: ExplainArgs) -> Result<(), Failure> {
     let framing = a.framing.get()?;
     let bytes = read_all(&a.file)?;
-    let (d, v, f) = resolve(&a.file, a.dialect, a.engine_version, framing, Some(&bytes))?;
+    let (d, v, f) = resolve(
+        &a.file,
+        a.dialect,
+        a.engine_version,
+        framing,
+        Some((&bytes, bytes.len())),
+    )?;
     let mut opts = ExplainOptions::new(d);
     opts.decode.version = Some(v);
     opts.decode.allow_objects = a.allow_objects;
@@ -473,13 +488,29 @@ fn partial_path(out: &Path) -> PathBuf {
 
 pub fn guess(a: GuessArgs) -> Result<(), Failure> {
     let framing = a.framing.get()?;
-    let bytes = read_all(&a.file)?;
+    // Only the start is examined (guess::SAMPLE); read no more than that, plus one byte to
+    // know whether there is more.
+    let mut bytes = Vec::new();
+    let mut r = open(&a.file)?;
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(&mut r, gdvariant::guess::SAMPLE as u64),
+        &mut bytes,
+    )
+    .map_err(|e| Failure::io(&a.file, e))?;
+    let mut rest = 0u64;
+    if bytes.len() == gdvariant::guess::SAMPLE {
+        rest = std::io::copy(&mut r, &mut std::io::sink()).map_err(|e| Failure::io(&a.file, e))?;
+    }
     if bytes.is_empty() {
         return Err(Failure::data(format!("{}: empty input", shown(&a.file))));
     }
-    let g = gdvariant::guess::guess(&bytes, framing);
+    let g = gdvariant::guess::guess_start(&bytes, bytes.len() + rest as usize, framing);
     let mut out = Out::new();
-    out.line(&format!("{}: {} bytes", shown(&a.file), bytes.len()))?;
+    out.line(&format!(
+        "{}: {} bytes",
+        shown(&a.file),
+        bytes.len() as u64 + rest
+    ))?;
     out.bytes(g.to_string().as_bytes())?;
     out.flush()?;
     if g.confidence == Confidence::None {
