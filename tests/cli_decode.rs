@@ -347,3 +347,59 @@ fn a_closed_output_pipe_is_not_an_error() {
     assert!(!err.contains("panicked"), "{err}");
     assert_eq!(out.status.code(), Some(0), "{err}");
 }
+
+/// Random bytes and cut engine files through every reading subcommand: exit 0 or 1, never a
+/// panic or a crash (`run` fails on "panicked"; a signal has no exit code).
+#[test]
+fn no_input_makes_the_command_panic() {
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let save = std::fs::read(fixtures().join("godot3/streams/savegame.sav")).unwrap();
+    let mut inputs: Vec<Vec<u8>> = (0..40)
+        .map(|_| {
+            let n = (next() % 200) as usize;
+            let mut b: Vec<u8> = (0..n).map(|_| next() as u8).collect();
+            if let Some(h) = b.first_mut() {
+                *h %= 40;
+            }
+            b
+        })
+        .collect();
+    inputs.extend((0..save.len()).step_by(97).map(|cut| save[..cut].to_vec()));
+    for b in &inputs {
+        for args in [
+            &["decode", "--format", "json", "-"][..],
+            &["decode", "-d", "godot4", "--framing", "store-var", "-"],
+            &["decode", "-d", "pandemonium", "--allow-objects", "-"],
+            &["explain", "-d", "godot3", "--framing", "store-var", "-"],
+            &["explain", "-"],
+            &["guess", "-"],
+            &[
+                "convert",
+                "--from",
+                "godot3",
+                "--to",
+                "godot4",
+                "--framing",
+                "store-var",
+                "-",
+                "-",
+            ],
+            &["encode", "-d", "godot3", "-"],
+        ] {
+            let r = run(args, b);
+            assert!(
+                r.code == 0 || r.code == 1,
+                "{args:?} on {}: exit {}: {}",
+                hex(b),
+                r.code,
+                r.stderr
+            );
+        }
+    }
+}
