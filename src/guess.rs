@@ -72,8 +72,16 @@ impl Candidate {
 
     fn score(&self, total: usize) -> impl Ord {
         use std::cmp::Reverse;
+        let complete = self.complete(total);
+        // A reading that fails: how far it got before the bad byte.
+        let progress = match &self.error {
+            _ if complete => 0,
+            Some((at, _)) => (*at).max(self.used),
+            None => self.used,
+        };
         (
-            self.complete(total),
+            complete,
+            progress,
             self.values > 0 && self.canonical == self.values,
             self.canonical * 1000 / self.values.max(1),
             // Fewer values that explain every byte is the simpler reading: a bare

@@ -155,13 +155,16 @@ fn frame_failure(path: &Path, e: FrameError) -> Failure {
     }
 }
 
-/// Dialect, version and framing: as given, or guessed from `bytes`.
+/// Dialect, version and framing: as given, or guessed from `bytes` (the start of the input
+/// and the input's size). With `partial`, bytes that no reading decodes to the end get the
+/// reading that went furthest (explain shows where it stops) instead of an error.
 fn resolve(
     path: &Path,
     dialect: DialectArg,
     version: Option<Version>,
     framing: Option<Framing>,
     bytes: Option<(&[u8], usize)>,
+    partial: bool,
 ) -> Result<(Dialect, Version, Framing), Failure> {
     match dialect.fixed() {
         Some(d) => Ok((
@@ -172,7 +175,7 @@ fn resolve(
         None => {
             let (start, size) = bytes.expect("bytes are read when guessing");
             let g = gdvariant::guess::guess_start(start, size, framing);
-            if g.confidence == Confidence::None {
+            if g.confidence == Confidence::None && !partial {
                 return Err(Failure::data(format!(
                     "{}: cannot tell the dialect (no reading uses every byte); pass --dialect\n{g}",
                     shown(path)
@@ -233,9 +236,10 @@ pub fn decode(a: DecodeArgs) -> Result<(), Failure> {
             a.engine_version,
             framing,
             Some((&start, size)),
+            true,
         )?
     } else {
-        resolve(&a.file, a.dialect, a.engine_version, framing, None)?
+        resolve(&a.file, a.dialect, a.engine_version, framing, None, false)?
     };
     let (d, v, f) = resolved;
     let chained = std::io::Read::chain(std::io::Cursor::new(start), input);
@@ -352,6 +356,7 @@ pub fn explain(a: ExplainArgs) -> Result<(), Failure> {
         a.engine_version,
         framing,
         Some((&bytes, bytes.len())),
+        true,
     )?;
     let mut opts = ExplainOptions::new(d);
     opts.decode.version = Some(v);
