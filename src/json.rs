@@ -46,7 +46,9 @@ use crate::layout::{real_from_f32_bits, real_to_f32_bits};
 use crate::math::*;
 use crate::stack::with_stack_for;
 use crate::variant::*;
-use serde_json::{json, Map, Value};
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
+use serde_json::{Map, Value};
 
 /// Why JSON does not describe a value; `path` says where (`$.value[2][1]`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -69,116 +71,345 @@ pub struct JsonError {
 /// # Ok::<(), gdvariant::json::JsonError>(())
 /// ```
 pub fn to_json(value: &Variant) -> Value {
-    with_stack_for(variant_depth(value), || to_json_inner(value))
+    with_stack_for(variant_depth(value), || {
+        serde_json::to_value(Json(value)).expect("the JSON form has only string keys")
+    })
 }
 
-/// The JSON text of `value` on one line (what `gdvariant decode --format json` prints).
+/// The JSON text of `value` on one line (what `gdvariant decode --format json` prints),
+/// written straight from the value.
 pub fn to_json_string(value: &Variant) -> String {
-    with_stack_for(variant_depth(value), || to_json_inner(value).to_string())
+    with_stack_for(variant_depth(value), || {
+        serde_json::to_string(&Json(value)).expect("the JSON form has only string keys")
+    })
 }
 
-fn to_json_inner(value: &Variant) -> Value {
-    let mut m = Map::new();
-    m.insert("type".into(), Value::from(value.kind().name()));
-    let payload = match value {
-        Variant::Nil | Variant::Callable => None,
-        Variant::Bool(b) => Some(Value::Bool(*b)),
-        Variant::Int(i) => Some(int(*i)),
-        Variant::Float(f) => Some(real(*f)),
-        Variant::String(s) => Some(Value::from(s.as_str())),
-        Variant::StringName(s) => Some(Value::from(s.0.as_str())),
-        Variant::Vector2(v) => Some(v2(v)),
-        Variant::Vector2i(v) => Some(json!([v.x, v.y])),
-        Variant::Rect2(r) => Some(json!({"position": v2(&r.position), "size": v2(&r.size)})),
-        Variant::Rect2i(r) => Some(json!({
-            "position": [r.position.x, r.position.y],
-            "size": [r.size.x, r.size.y],
-        })),
-        Variant::Vector3(v) => Some(v3(v)),
-        Variant::Vector3i(v) => Some(json!([v.x, v.y, v.z])),
-        Variant::Transform2D(t) => {
-            Some(json!({"x": v2(&t.x), "y": v2(&t.y), "origin": v2(&t.origin)}))
-        }
-        Variant::Vector4(v) => Some(v4(v)),
-        Variant::Vector4i(v) => Some(json!([v.x, v.y, v.z, v.w])),
-        Variant::Plane(p) => Some(json!({"normal": v3(&p.normal), "d": real(p.d)})),
-        Variant::Quaternion(q) => Some(Value::Array(vec![
-            real(q.x),
-            real(q.y),
-            real(q.z),
-            real(q.w),
-        ])),
-        Variant::Aabb(b) => Some(json!({"position": v3(&b.position), "size": v3(&b.size)})),
-        Variant::Basis(b) => Some(basis(b)),
-        Variant::Transform3D(t) => Some(json!({"basis": basis(&t.basis), "origin": v3(&t.origin)})),
-        Variant::Projection(p) => {
-            Some(json!({"columns": p.columns.iter().map(v4).collect::<Vec<_>>()}))
-        }
-        Variant::Color(c) => Some(color(c)),
-        Variant::NodePath(p) => Some(json!({
-            "names": p.names,
-            "subnames": p.subnames,
-            "absolute": p.absolute,
-        })),
-        Variant::Rid(r) => Some(uint(*r)),
-        Variant::Object(o) => Some(match o {
-            Object::Null => Value::Null,
-            Object::Id(id) => json!({"id": uint(*id)}),
-            Object::Full(f) => json!({
-                "class": f.class,
-                "properties": f.properties.iter()
-                    .map(|(n, v)| json!([n, to_json_inner(v)]))
-                    .collect::<Vec<_>>(),
-            }),
-        }),
-        Variant::Signal(s) => Some(json!({"name": s.name, "object": uint(s.object)})),
-        Variant::Dictionary(d) => {
-            if let Some(t) = &d.typed {
-                m.insert("key_type".into(), element_type(t.key.as_ref()));
-                m.insert("value_type".into(), element_type(t.value.as_ref()));
+/// Writes the JSON text of `value` to `w` (no newline).
+pub fn write_json<W: std::io::Write + Send>(w: W, value: &Variant) -> std::io::Result<()> {
+    with_stack_for(variant_depth(value), || {
+        serde_json::to_writer(w, &Json(value)).map_err(std::io::Error::from)
+    })
+}
+
+/// The one definition of the JSON form's shape: a value as `serde` sees it.
+/// [`to_json`], [`to_json_string`] and [`write_json`] all serialize through it.
+#[derive(Clone, Copy)]
+pub struct Json<'a>(pub &'a Variant);
+
+impl Serialize for Json<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let v = self.0;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("type", v.kind().name())?;
+        match v {
+            Variant::Nil | Variant::Callable => {}
+            Variant::Bool(b) => m.serialize_entry("value", b)?,
+            Variant::Int(i) => m.serialize_entry("value", &I(*i))?,
+            Variant::Float(f) => m.serialize_entry("value", &R(*f))?,
+            Variant::String(x) => m.serialize_entry("value", x)?,
+            Variant::StringName(x) => m.serialize_entry("value", &x.0)?,
+            Variant::Vector2(x) => m.serialize_entry("value", &v2(x))?,
+            Variant::Vector2i(x) => m.serialize_entry("value", &[x.x, x.y])?,
+            Variant::Rect2(r) => m.serialize_entry(
+                "value",
+                &PosSize {
+                    position: v2(&r.position),
+                    size: v2(&r.size),
+                },
+            )?,
+            Variant::Rect2i(r) => m.serialize_entry(
+                "value",
+                &PosSize {
+                    position: [r.position.x, r.position.y],
+                    size: [r.size.x, r.size.y],
+                },
+            )?,
+            Variant::Vector3(x) => m.serialize_entry("value", &v3(x))?,
+            Variant::Vector3i(x) => m.serialize_entry("value", &[x.x, x.y, x.z])?,
+            Variant::Transform2D(t) => m.serialize_entry(
+                "value",
+                &Xform2 {
+                    x: v2(&t.x),
+                    y: v2(&t.y),
+                    origin: v2(&t.origin),
+                },
+            )?,
+            Variant::Vector4(x) => m.serialize_entry("value", &v4(x))?,
+            Variant::Vector4i(x) => m.serialize_entry("value", &[x.x, x.y, x.z, x.w])?,
+            Variant::Plane(p) => m.serialize_entry(
+                "value",
+                &PlaneJ {
+                    normal: v3(&p.normal),
+                    d: R(p.d),
+                },
+            )?,
+            Variant::Quaternion(q) => {
+                m.serialize_entry("value", &[R(q.x), R(q.y), R(q.z), R(q.w)])?
             }
-            Some(Value::Array(
-                d.entries()
-                    .iter()
-                    .map(|(k, v)| json!([to_json_inner(k), to_json_inner(v)]))
-                    .collect(),
-            ))
-        }
-        Variant::Array(a) => {
-            if let Some(t) = &a.typed {
-                m.insert("element_type".into(), element_type(Some(&t.element)));
-                if t.pandemonium_packed {
-                    m.insert("pandemonium_packed".into(), Value::Bool(true));
+            Variant::Aabb(b) => m.serialize_entry(
+                "value",
+                &PosSize {
+                    position: v3(&b.position),
+                    size: v3(&b.size),
+                },
+            )?,
+            Variant::Basis(b) => m.serialize_entry("value", &rows(b))?,
+            Variant::Transform3D(t) => m.serialize_entry(
+                "value",
+                &Xform3 {
+                    basis: rows(&t.basis),
+                    origin: v3(&t.origin),
+                },
+            )?,
+            Variant::Projection(p) => m.serialize_entry(
+                "value",
+                &Columns {
+                    columns: p.columns.each_ref().map(v4),
+                },
+            )?,
+            Variant::Color(c) => m.serialize_entry("value", &color(c))?,
+            Variant::NodePath(p) => m.serialize_entry(
+                "value",
+                &NodePathJ {
+                    names: &p.names,
+                    subnames: &p.subnames,
+                    absolute: p.absolute,
+                },
+            )?,
+            Variant::Rid(r) => m.serialize_entry("value", &U(*r))?,
+            Variant::Object(o) => match o {
+                Object::Null => m.serialize_entry("value", &())?,
+                Object::Id(id) => m.serialize_entry("value", &IdJ { id: U(*id) })?,
+                Object::Full(f) => m.serialize_entry("value", &FullJ(f))?,
+            },
+            Variant::Signal(x) => m.serialize_entry(
+                "value",
+                &SignalJ {
+                    name: &x.name,
+                    object: U(x.object),
+                },
+            )?,
+            Variant::Dictionary(d) => {
+                if let Some(t) = &d.typed {
+                    m.serialize_entry("key_type", &ElementJ(t.key.as_ref()))?;
+                    m.serialize_entry("value_type", &ElementJ(t.value.as_ref()))?;
                 }
+                m.serialize_entry("value", &Seq(d.entries(), pair))?
             }
-            Some(Value::Array(a.items.iter().map(to_json_inner).collect()))
+            Variant::Array(a) => {
+                if let Some(t) = &a.typed {
+                    m.serialize_entry("element_type", &ElementJ(Some(&t.element)))?;
+                    if t.pandemonium_packed {
+                        m.serialize_entry("pandemonium_packed", &true)?;
+                    }
+                }
+                m.serialize_entry("value", &Seq(&a.items, Json))?
+            }
+            Variant::PackedByteArray(b) => m.serialize_entry("value", &hex(b))?,
+            Variant::PackedInt32Array(x) => m.serialize_entry("value", x)?,
+            Variant::PackedInt64Array(x) => m.serialize_entry("value", &Seq(x, |i: &i64| I(*i)))?,
+            Variant::PackedFloat32Array(x) => {
+                m.serialize_entry("value", &Seq(x, |f: &f32| R32(*f)))?
+            }
+            Variant::PackedFloat64Array(x) => {
+                m.serialize_entry("value", &Seq(x, |f: &f64| R(*f)))?
+            }
+            Variant::PackedStringArray(x) => m.serialize_entry("value", x)?,
+            Variant::PackedVector2Array(x) => m.serialize_entry("value", &Seq(x, v2))?,
+            Variant::PackedVector2iArray(x) => {
+                m.serialize_entry("value", &Seq(x, |p: &Vector2i| [p.x, p.y]))?
+            }
+            Variant::PackedVector3Array(x) => m.serialize_entry("value", &Seq(x, v3))?,
+            Variant::PackedVector3iArray(x) => {
+                m.serialize_entry("value", &Seq(x, |p: &Vector3i| [p.x, p.y, p.z]))?
+            }
+            Variant::PackedColorArray(x) => m.serialize_entry("value", &Seq(x, color))?,
+            Variant::PackedVector4Array(x) => m.serialize_entry("value", &Seq(x, v4))?,
+            Variant::PackedVector4iArray(x) => {
+                m.serialize_entry("value", &Seq(x, |p: &Vector4i| [p.x, p.y, p.z, p.w]))?
+            }
         }
-        Variant::PackedByteArray(b) => Some(Value::from(hex(b))),
-        Variant::PackedInt32Array(x) => Some(json!(x)),
-        Variant::PackedInt64Array(x) => Some(Value::Array(x.iter().map(|i| int(*i)).collect())),
-        Variant::PackedFloat32Array(x) => {
-            Some(Value::Array(x.iter().map(|f| real32(*f)).collect()))
-        }
-        Variant::PackedFloat64Array(x) => Some(Value::Array(x.iter().map(|f| real(*f)).collect())),
-        Variant::PackedStringArray(x) => Some(json!(x)),
-        Variant::PackedVector2Array(x) => Some(Value::Array(x.iter().map(v2).collect())),
-        Variant::PackedVector2iArray(x) => {
-            Some(Value::Array(x.iter().map(|v| json!([v.x, v.y])).collect()))
-        }
-        Variant::PackedVector3Array(x) => Some(Value::Array(x.iter().map(v3).collect())),
-        Variant::PackedVector3iArray(x) => Some(Value::Array(
-            x.iter().map(|v| json!([v.x, v.y, v.z])).collect(),
-        )),
-        Variant::PackedColorArray(x) => Some(Value::Array(x.iter().map(color).collect())),
-        Variant::PackedVector4Array(x) => Some(Value::Array(x.iter().map(v4).collect())),
-        Variant::PackedVector4iArray(x) => Some(Value::Array(
-            x.iter().map(|v| json!([v.x, v.y, v.z, v.w])).collect(),
-        )),
-    };
-    if let Some(p) = payload {
-        m.insert("value".into(), p);
+        m.end()
     }
-    Value::Object(m)
+}
+
+/// A slice serialized as a JSON array, each element through `f`.
+struct Seq<'a, T, F>(&'a [T], F);
+
+impl<'a, T, F: Fn(&'a T) -> J, J: Serialize> Serialize for Seq<'a, T, F> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(&self.1))
+    }
+}
+
+/// A 64-bit integer: a number within ±2^53, else a decimal string.
+struct I(i64);
+
+impl Serialize for I {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if (-SAFE_INT..=SAFE_INT).contains(&self.0) {
+            s.serialize_i64(self.0)
+        } else {
+            s.collect_str(&self.0)
+        }
+    }
+}
+
+/// An unsigned 64-bit id: a number up to 2^53, else a decimal string.
+struct U(u64);
+
+impl Serialize for U {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.0 <= SAFE_INT as u64 {
+            s.serialize_u64(self.0)
+        } else {
+            s.collect_str(&self.0)
+        }
+    }
+}
+
+/// A real held as `f64`: a number, or `"inf"`, `"-inf"`, `"nan"`, `"-nan"`, `"nan:0x…"`.
+#[derive(Clone, Copy)]
+struct R(f64);
+
+impl Serialize for R {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let f = self.0;
+        if f.is_nan() {
+            return match f.to_bits() {
+                NAN64 => s.serialize_str("nan"),
+                b if b == NAN64 | SIGN64 => s.serialize_str("-nan"),
+                b => s.collect_str(&format_args!("nan:{b:#018x}")),
+            };
+        }
+        if f.is_infinite() {
+            return s.serialize_str(if f > 0.0 { "inf" } else { "-inf" });
+        }
+        s.serialize_f64(f)
+    }
+}
+
+/// An `f32` (Color, PackedFloat32Array): its exact value as a real; NaNs by their 32 bits.
+struct R32(f32);
+
+impl Serialize for R32 {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let f = self.0;
+        if f.is_nan() {
+            return match f.to_bits() {
+                NAN32 => s.serialize_str("nan"),
+                b if b == NAN32 | SIGN32 => s.serialize_str("-nan"),
+                b => s.collect_str(&format_args!("nan:{b:#010x}")),
+            };
+        }
+        R(f64::from(f)).serialize(s)
+    }
+}
+
+#[derive(Serialize)]
+struct PosSize<T> {
+    position: T,
+    size: T,
+}
+
+#[derive(Serialize)]
+struct Xform2 {
+    x: [R; 2],
+    y: [R; 2],
+    origin: [R; 2],
+}
+
+#[derive(Serialize)]
+struct PlaneJ {
+    normal: [R; 3],
+    d: R,
+}
+
+#[derive(Serialize)]
+struct Rows {
+    rows: [[R; 3]; 3],
+}
+
+#[derive(Serialize)]
+struct Xform3 {
+    basis: Rows,
+    origin: [R; 3],
+}
+
+#[derive(Serialize)]
+struct Columns {
+    columns: [[R; 4]; 4],
+}
+
+#[derive(Serialize)]
+struct NodePathJ<'a> {
+    names: &'a [String],
+    subnames: &'a [String],
+    absolute: bool,
+}
+
+#[derive(Serialize)]
+struct IdJ {
+    id: U,
+}
+
+/// A full object: `{"class": …, "properties": [["name", VALUE], …]}`.
+struct FullJ<'a>(&'a FullObject);
+
+impl Serialize for FullJ<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(2))?;
+        m.serialize_entry("class", &self.0.class)?;
+        m.serialize_entry("properties", &Seq(&self.0.properties, property))?;
+        m.end()
+    }
+}
+
+#[derive(Serialize)]
+struct SignalJ<'a> {
+    name: &'a str,
+    object: U,
+}
+
+/// An element type: `null`, `{"builtin": KIND}`, `{"class": …}` or `{"script": …}`.
+struct ElementJ<'a>(Option<&'a ElementType>);
+
+impl Serialize for ElementJ<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (k, v) = match self.0 {
+            None => return s.serialize_unit(),
+            Some(ElementType::Builtin(k)) => ("builtin", k.name()),
+            Some(ElementType::Class(c)) => ("class", c.as_str()),
+            Some(ElementType::Script(p)) => ("script", p.as_str()),
+        };
+        let mut m = s.serialize_map(Some(1))?;
+        m.serialize_entry(k, v)?;
+        m.end()
+    }
+}
+
+fn pair(e: &(Variant, Variant)) -> (Json<'_>, Json<'_>) {
+    (Json(&e.0), Json(&e.1))
+}
+fn property(p: &(String, Variant)) -> (&str, Json<'_>) {
+    (&p.0, Json(&p.1))
+}
+fn v2(v: &Vector2) -> [R; 2] {
+    [R(v.x), R(v.y)]
+}
+fn v3(v: &Vector3) -> [R; 3] {
+    [R(v.x), R(v.y), R(v.z)]
+}
+fn v4(v: &Vector4) -> [R; 4] {
+    [R(v.x), R(v.y), R(v.z), R(v.w)]
+}
+fn rows(b: &Basis) -> Rows {
+    Rows {
+        rows: b.rows.each_ref().map(v3),
+    }
+}
+fn color(c: &Color) -> [R32; 4] {
+    [R32(c.r), R32(c.g), R32(c.b), R32(c.a)]
 }
 
 /// The value a JSON document describes (the inverse of [`to_json`]).
@@ -403,81 +634,11 @@ fn nesting_depth(text: &str) -> usize {
 
 const SAFE_INT: i64 = 1 << 53;
 
-fn int(i: i64) -> Value {
-    if (-SAFE_INT..=SAFE_INT).contains(&i) {
-        Value::from(i)
-    } else {
-        Value::from(i.to_string())
-    }
-}
-
-fn uint(u: u64) -> Value {
-    if u <= SAFE_INT as u64 {
-        Value::from(u)
-    } else {
-        Value::from(u.to_string())
-    }
-}
-
 /// The canonical quiet NaN of each width (what `nan` means).
 const NAN64: u64 = 0x7ff8_0000_0000_0000;
 const NAN32: u32 = 0x7fc0_0000;
 const SIGN64: u64 = 1 << 63;
 const SIGN32: u32 = 1 << 31;
-
-fn real(f: f64) -> Value {
-    if f.is_nan() {
-        let b = f.to_bits();
-        return Value::from(match b {
-            NAN64 => "nan".to_string(),
-            x if x == NAN64 | SIGN64 => "-nan".to_string(),
-            x => format!("nan:{x:#018x}"),
-        });
-    }
-    if f.is_infinite() {
-        return Value::from(if f > 0.0 { "inf" } else { "-inf" });
-    }
-    serde_json::Number::from_f64(f)
-        .map(Value::Number)
-        .expect("finite")
-}
-
-fn real32(f: f32) -> Value {
-    if f.is_nan() {
-        let b = f.to_bits();
-        return Value::from(match b {
-            NAN32 => "nan".to_string(),
-            x if x == NAN32 | SIGN32 => "-nan".to_string(),
-            x => format!("nan:{x:#010x}"),
-        });
-    }
-    real(f64::from(f))
-}
-
-fn v2(v: &Vector2) -> Value {
-    Value::Array(vec![real(v.x), real(v.y)])
-}
-fn v3(v: &Vector3) -> Value {
-    Value::Array(vec![real(v.x), real(v.y), real(v.z)])
-}
-fn v4(v: &Vector4) -> Value {
-    Value::Array(vec![real(v.x), real(v.y), real(v.z), real(v.w)])
-}
-fn basis(b: &Basis) -> Value {
-    json!({"rows": b.rows.iter().map(v3).collect::<Vec<_>>()})
-}
-fn color(c: &Color) -> Value {
-    Value::Array(vec![real32(c.r), real32(c.g), real32(c.b), real32(c.a)])
-}
-
-fn element_type(t: Option<&ElementType>) -> Value {
-    match t {
-        None => Value::Null,
-        Some(ElementType::Builtin(k)) => json!({"builtin": k.name()}),
-        Some(ElementType::Class(c)) => json!({"class": c}),
-        Some(ElementType::Script(s)) => json!({"script": s}),
-    }
-}
 
 fn hex(b: &[u8]) -> String {
     use std::fmt::Write;
@@ -501,31 +662,31 @@ struct Reader {
     path: Vec<String>,
 }
 
-type R<T> = Result<T, JsonError>;
+type Res<T> = Result<T, JsonError>;
 
 impl Reader {
-    fn err<T>(&self, message: impl Into<String>) -> R<T> {
+    fn err<T>(&self, message: impl Into<String>) -> Res<T> {
         Err(JsonError {
             path: self.path.concat(),
             message: message.into(),
         })
     }
 
-    fn at<T>(&mut self, seg: impl Into<String>, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
+    fn at<T>(&mut self, seg: impl Into<String>, f: impl FnOnce(&mut Self) -> Res<T>) -> Res<T> {
         self.path.push(seg.into());
         let r = f(self);
         self.path.pop();
         r
     }
 
-    fn field<'v>(&self, obj: &'v Map<String, Value>, key: &str) -> R<&'v Value> {
+    fn field<'v>(&self, obj: &'v Map<String, Value>, key: &str) -> Res<&'v Value> {
         match obj.get(key) {
             Some(v) => Ok(v),
             None => self.err(format!("missing `{key}`")),
         }
     }
 
-    fn value(&mut self, json: &Value) -> R<Variant> {
+    fn value(&mut self, json: &Value) -> Res<Variant> {
         let Value::Object(obj) = json else {
             return self.err("expected an object {\"type\": …, \"value\": …}");
         };
@@ -541,7 +702,7 @@ impl Reader {
         self.at(".value", |r| r.payload(kind, v, obj))
     }
 
-    fn payload(&mut self, kind: Kind, v: &Value, obj: &Map<String, Value>) -> R<Variant> {
+    fn payload(&mut self, kind: Kind, v: &Value, obj: &Map<String, Value>) -> Res<Variant> {
         Ok(match kind {
             Kind::Nil => Variant::Nil,
             Kind::Callable => Variant::Callable,
@@ -751,7 +912,7 @@ impl Reader {
     }
 
     /// Runs `f` with the path moved from `.value` to a sibling key of the value object.
-    fn at_top<T>(&mut self, key: &str, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
+    fn at_top<T>(&mut self, key: &str, f: impl FnOnce(&mut Self) -> Res<T>) -> Res<T> {
         let saved = self.path.pop();
         let r = self.at(format!(".{key}"), f);
         if let Some(s) = saved {
@@ -760,21 +921,25 @@ impl Reader {
         r
     }
 
-    fn object<'v>(&self, v: &'v Value) -> R<&'v Map<String, Value>> {
+    fn object<'v>(&self, v: &'v Value) -> Res<&'v Map<String, Value>> {
         match v {
             Value::Object(o) => Ok(o),
             _ => self.err("expected an object"),
         }
     }
 
-    fn array<'v>(&self, v: &'v Value) -> R<&'v Vec<Value>> {
+    fn array<'v>(&self, v: &'v Value) -> Res<&'v Vec<Value>> {
         match v {
             Value::Array(a) => Ok(a),
             _ => self.err("expected an array"),
         }
     }
 
-    fn each<T>(&mut self, v: &Value, mut f: impl FnMut(&mut Self, &Value) -> R<T>) -> R<Vec<T>> {
+    fn each<T>(
+        &mut self,
+        v: &Value,
+        mut f: impl FnMut(&mut Self, &Value) -> Res<T>,
+    ) -> Res<Vec<T>> {
         let a = self.array(v)?;
         let mut out = Vec::with_capacity(a.len());
         for (i, x) in a.iter().enumerate() {
@@ -783,18 +948,18 @@ impl Reader {
         Ok(out)
     }
 
-    fn string(&self, v: &Value) -> R<String> {
+    fn string(&self, v: &Value) -> Res<String> {
         match v {
             Value::String(s) => Ok(s.clone()),
             _ => self.err("expected a string"),
         }
     }
 
-    fn strings(&mut self, v: &Value) -> R<Vec<String>> {
+    fn strings(&mut self, v: &Value) -> Res<Vec<String>> {
         self.each(v, |r, x| r.string(x))
     }
 
-    fn int(&self, v: &Value) -> R<i64> {
+    fn int(&self, v: &Value) -> Res<i64> {
         let parsed = match v {
             Value::Number(n) => n.as_i64(),
             Value::String(s) => s.trim().parse::<i64>().ok(),
@@ -806,7 +971,7 @@ impl Reader {
         }
     }
 
-    fn uint(&self, v: &Value) -> R<u64> {
+    fn uint(&self, v: &Value) -> Res<u64> {
         let parsed = match v {
             Value::Number(n) => n.as_u64(),
             Value::String(s) => s.trim().parse::<u64>().ok(),
@@ -818,14 +983,14 @@ impl Reader {
         }
     }
 
-    fn i32(&self, v: &Value) -> R<i32> {
+    fn i32(&self, v: &Value) -> Res<i32> {
         match v.as_i64().and_then(|i| i32::try_from(i).ok()) {
             Some(i) => Ok(i),
             None => self.err("expected a 32-bit integer"),
         }
     }
 
-    fn ints<const N: usize>(&mut self, v: &Value) -> R<[i32; N]> {
+    fn ints<const N: usize>(&mut self, v: &Value) -> Res<[i32; N]> {
         let a = self.array(v)?;
         if a.len() != N {
             return self.err(format!("expected {N} integers"));
@@ -838,7 +1003,7 @@ impl Reader {
     }
 
     /// A real: a number, or one of the strings of the module docs.
-    fn real(&self, v: &Value) -> R<f64> {
+    fn real(&self, v: &Value) -> Res<f64> {
         match v {
             // `-0` (as jq prints -0.0) is read back as -0.0, not as the integer 0.
             Value::Number(n) if n.to_string() == "-0" => Ok(-0.0),
@@ -871,7 +1036,7 @@ impl Reader {
     }
 
     /// An `f32`: a real rounded to single precision (exact for what [`to_json`] writes).
-    fn real32(&self, v: &Value) -> R<f32> {
+    fn real32(&self, v: &Value) -> Res<f32> {
         if let Value::String(s) = v {
             match s.as_str() {
                 "nan" => return Ok(f32::from_bits(NAN32)),
@@ -888,7 +1053,7 @@ impl Reader {
         Ok(f32::from_bits(real_to_f32_bits(self.real(v)?)))
     }
 
-    fn reals<const N: usize>(&mut self, v: &Value) -> R<[f64; N]> {
+    fn reals<const N: usize>(&mut self, v: &Value) -> Res<[f64; N]> {
         let a = self.array(v)?;
         if a.len() != N {
             return self.err(format!("expected {N} reals"));
@@ -900,27 +1065,27 @@ impl Reader {
         Ok(out)
     }
 
-    fn vector2(&mut self, v: &Value) -> R<Vector2> {
+    fn vector2(&mut self, v: &Value) -> Res<Vector2> {
         let [x, y] = self.reals::<2>(v)?;
         Ok(Vector2 { x, y })
     }
 
-    fn vector2i(&mut self, v: &Value) -> R<Vector2i> {
+    fn vector2i(&mut self, v: &Value) -> Res<Vector2i> {
         let [x, y] = self.ints::<2>(v)?;
         Ok(Vector2i { x, y })
     }
 
-    fn vector3(&mut self, v: &Value) -> R<Vector3> {
+    fn vector3(&mut self, v: &Value) -> Res<Vector3> {
         let [x, y, z] = self.reals::<3>(v)?;
         Ok(Vector3 { x, y, z })
     }
 
-    fn vector4(&mut self, v: &Value) -> R<Vector4> {
+    fn vector4(&mut self, v: &Value) -> Res<Vector4> {
         let [x, y, z, w] = self.reals::<4>(v)?;
         Ok(Vector4 { x, y, z, w })
     }
 
-    fn basis(&mut self, v: &Value) -> R<Basis> {
+    fn basis(&mut self, v: &Value) -> Res<Basis> {
         let o = self.object(v)?;
         self.at(".rows", |r| {
             let a = r.array(r.field(o, "rows")?)?;
@@ -935,7 +1100,7 @@ impl Reader {
         })
     }
 
-    fn color(&mut self, v: &Value) -> R<Color> {
+    fn color(&mut self, v: &Value) -> Res<Color> {
         let a = self.array(v)?;
         if a.len() != 4 {
             return self.err("expected [r, g, b, a]");
@@ -952,7 +1117,7 @@ impl Reader {
         })
     }
 
-    fn hex(&self, v: &Value) -> R<Vec<u8>> {
+    fn hex(&self, v: &Value) -> Res<Vec<u8>> {
         let s = self.string(v)?;
         let s: Vec<u8> = s.bytes().filter(|c| !c.is_ascii_whitespace()).collect();
         if s.len() & 1 == 1 {
@@ -968,7 +1133,7 @@ impl Reader {
             .map_or_else(|| self.err("expected hex digits"), Ok)
     }
 
-    fn pair(&mut self, p: &Value) -> R<(Variant, Variant)> {
+    fn pair(&mut self, p: &Value) -> Res<(Variant, Variant)> {
         let a = self.array(p)?;
         if a.len() != 2 {
             return self.err("expected [KEY, VALUE]");
@@ -978,7 +1143,7 @@ impl Reader {
         Ok((k, v))
     }
 
-    fn pair_named(&mut self, p: &Value) -> R<(String, Variant)> {
+    fn pair_named(&mut self, p: &Value) -> Res<(String, Variant)> {
         let a = self.array(p)?;
         if a.len() != 2 {
             return self.err("expected [\"name\", VALUE]");
@@ -988,7 +1153,7 @@ impl Reader {
         Ok((k, v))
     }
 
-    fn element_type(&mut self, t: &Value) -> R<Option<ElementType>> {
+    fn element_type(&mut self, t: &Value) -> Res<Option<ElementType>> {
         match t {
             Value::Null => Ok(None),
             Value::Object(o) if o.len() == 1 => {
