@@ -237,14 +237,17 @@ pub fn available(
     }
 }
 
-enum Bare {
+/// What the start of a buffer of bare values holds.
+pub(crate) enum Bare {
+    /// A whole value and its length.
     Value(Variant, usize),
+    /// At least this many more bytes are needed.
     NeedMore(usize),
 }
 
 /// Decodes one bare value from the start of `buf`; with `at_end` false, running out of input
 /// is [`Bare::NeedMore`] rather than an error.
-fn bare_value(
+pub(crate) fn bare_value(
     buf: &[u8],
     dialect: Dialect,
     options: &DecodeOptions,

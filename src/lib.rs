@@ -1,6 +1,8 @@
 //! gdvariant: Godot's binary Variant serialization, byte-exact for Godot 3, Godot 4 and Pandemonium.
 #![deny(missing_docs)]
 
+#[cfg(feature = "codec")]
+pub mod codec;
 pub mod decode;
 pub mod dialect;
 pub mod encode;
