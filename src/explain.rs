@@ -1,7 +1,7 @@
 //! An annotated dump of encoded bytes: every field at its offset, with its length, value and
 //! the spec's description; nested values indented; a malformed input shown up to the bad byte.
 //!
-//! The decoder stays the judge: every leaf value is read by [`crate::decode`] itself, and any
+//! The decoder stays the judge: every leaf value is read by [`crate::decode()`] itself, and any
 //! failure is reported with the decoder's own error (so `explain` and `decode` always agree on
 //! where and why bytes are bad). This walker adds only what the decoder does not expose: where
 //! each field sits. Containers (Array, Dictionary, full Object) are walked here, following the
