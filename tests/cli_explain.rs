@@ -273,3 +273,63 @@ fn framed_files_show_each_prefix() {
     assert_eq!(prefixes, e.values);
     assert!(e.values >= 5);
 }
+
+/// Containers no engine fixture has (Godot 4.4 typed dictionaries, Pandemonium 5 typed
+/// arrays) still tile their bytes; the decoder reads them back to the same value.
+#[test]
+fn typed_containers_without_engine_fixtures_tile_too() {
+    use gdvariant::{encode, Array, Dictionary, ElementType, EncodeOptions, Kind, Variant};
+    let mut d = Dictionary::new();
+    d.insert(Variant::Int(1), Variant::from("one"));
+    d.typed = Some(Box::new(gdvariant::DictionaryType {
+        key: Some(ElementType::Builtin(Kind::Int)),
+        value: Some(ElementType::Class("Node".into())),
+    }));
+    let mut packed = Array::typed(ElementType::Builtin(Kind::Int), vec![Variant::Int(7)]);
+    packed.typed.as_mut().unwrap().pandemonium_packed = true;
+    let cases = [
+        (
+            Dialect::Godot4,
+            Version::new(4, 4, 0),
+            Variant::Dictionary(d),
+        ),
+        (
+            Dialect::Pandemonium,
+            Version::new(5, 2, 0),
+            Variant::Array(Array::typed(
+                ElementType::Builtin(Kind::Vector2i),
+                vec![Variant::Vector2i(gdvariant::Vector2i { x: 1, y: -2 })],
+            )),
+        ),
+        (
+            Dialect::Pandemonium,
+            Version::new(5, 2, 0),
+            Variant::Array(Array::typed(ElementType::Class("Node".into()), vec![])),
+        ),
+        (
+            Dialect::Pandemonium,
+            Version::new(5, 2, 0),
+            Variant::Array(packed),
+        ),
+    ];
+    for (dialect, version, value) in cases {
+        let eopts = EncodeOptions {
+            version: Some(version),
+            full_objects: true,
+            ..EncodeOptions::default()
+        };
+        let bytes = encode(&value, dialect, &eopts).unwrap();
+        let mut opts = ExplainOptions::new(dialect);
+        opts.decode.version = Some(version);
+        let e = explain(&bytes, &opts);
+        assert!(e.error.is_none(), "{dialect} {value:?}: {:?}\n{e}", e.error);
+        let mut at = 0;
+        for l in &e.lines {
+            assert_eq!(l.offset, at, "{dialect} {value:?}\n{e}");
+            at += l.len;
+        }
+        assert_eq!(at, bytes.len(), "{e}");
+        let (back, _) = decode(&bytes, dialect, &opts.decode).unwrap();
+        assert_eq!(back, value);
+    }
+}
