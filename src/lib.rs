@@ -4,18 +4,27 @@
 // Lets `#[derive(GodotVariant)]` output (which names `::gdvariant`) compile inside this crate too.
 extern crate self as gdvariant;
 
+#[cfg(feature = "codec")]
+pub mod codec;
 pub mod convert;
 pub mod decode;
 pub mod dialect;
 pub mod encode;
 pub mod error;
+pub mod explain;
+pub mod framing;
 #[rustfmt::skip]
 pub mod generated;
+pub mod guess;
+#[cfg(feature = "json")]
+pub mod json;
 pub mod layout;
 pub mod math;
+pub mod migrate;
 pub mod quirks;
 #[cfg(feature = "serde")]
 pub mod serde;
+mod stack;
 pub mod text;
 pub mod variant;
 pub mod version;

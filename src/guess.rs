@@ -1,0 +1,509 @@
+//! Guessing the dialect, version and framing of unknown bytes, with how sure and why.
+//!
+//! Every candidate (each dialect, each era of its type tables, each framing) decodes the
+//! whole input; candidates are ranked by:
+//! 1. whether every byte is used by values that decode (nothing left over, no error);
+//! 2. how many values re-encode to exactly their own bytes under that candidate: an engine's
+//!    output is canonical (32-bit ints when they fit, 4-byte floats when exact, zeroed
+//!    padding), so the right reading reproduces it while a wrong one rarely does;
+//! 3. fewer values (one value that covers the input beats a coincidental split);
+//! 4. how plausible the values are: NaNs with payloads, subnormal or astronomically large
+//!    reals are what other data read as floats looks like; then more bytes used.
+//!
+//! The eras come from the generated tables (versions whose type ids and wire features are
+//! the same form one era), so a new engine release in the spec is a new candidate for free.
+//! Godot 3, Godot 4 and Pandemonium agree on ids 0–5 (nil, bool, int, float, String,
+//! Vector2): bytes holding only those are reported as ambiguous, with every dialect that fits.
+
+use crate::dialect::{DecodeOptions, Dialect, EncodeOptions};
+use crate::framing::{available, frames, Availability, Framing};
+use crate::generated::kinds::{Feature, Kind};
+use crate::variant::{Object, Variant};
+use crate::version::Version;
+use std::fmt;
+
+/// The versions of a dialect that read bytes the same way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Era {
+    /// The dialect.
+    pub dialect: Dialect,
+    /// First version of the era.
+    pub first: Version,
+    /// Last version of the era (the one used to decode).
+    pub last: Version,
+}
+
+impl fmt::Display for Era {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.first == self.last {
+            write!(f, "{} {}", self.dialect, self.first)
+        } else {
+            write!(f, "{} {}–{}", self.dialect, self.first, self.last)
+        }
+    }
+}
+
+/// What one reading of the bytes gave.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    /// Dialect and versions.
+    pub era: Era,
+    /// Framing.
+    pub framing: Framing,
+    /// Values that decoded.
+    pub values: usize,
+    /// Bytes covered by those values (frames included).
+    pub used: usize,
+    /// Values that re-encode to exactly their bytes.
+    pub canonical: usize,
+    /// Reals that look like other data read as floats (NaN payloads, below 1e-30, beyond 1e30).
+    pub odd_reals: usize,
+    /// Where and why decoding stopped, if it did.
+    pub error: Option<(usize, String)>,
+    /// The kinds seen, for the explanation.
+    pub kinds: Vec<Kind>,
+}
+
+impl Candidate {
+    /// Whether every byte was used by values that decode.
+    pub fn complete(&self, total: usize) -> bool {
+        self.error.is_none() && self.used == total && self.values > 0
+    }
+
+    fn score(&self, total: usize) -> impl Ord {
+        use std::cmp::Reverse;
+        let complete = self.complete(total);
+        // A reading that fails: how far it got before the bad byte.
+        let progress = match &self.error {
+            _ if complete => 0,
+            Some((at, _)) => (*at).max(self.used),
+            None => self.used,
+        };
+        (
+            complete,
+            progress,
+            self.values > 0 && self.canonical == self.values,
+            self.canonical * 1000 / self.values.max(1),
+            // Fewer values that explain every byte is the simpler reading: a bare
+            // PackedStringArray can also split into a Pandemonium PoolVector3iArray and a
+            // Vector2i, a Godot 3 Array of odd floats into a Godot 4 Projection and a float;
+            // one value is what var_to_bytes writes.
+            Reverse(self.values),
+            Reverse(self.odd_reals),
+            self.used,
+        )
+    }
+}
+
+/// How sure a guess is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Confidence {
+    /// Nothing reads the whole input.
+    None,
+    /// The best reading uses every byte but is not what an engine would write.
+    Low,
+    /// Several dialects read the bytes equally well.
+    Ambiguous,
+    /// One dialect (and framing) reads every byte as canonical engine output, no other does.
+    High,
+}
+
+impl fmt::Display for Confidence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Confidence::None => "no reading fits",
+            Confidence::Low => "low confidence",
+            Confidence::Ambiguous => "ambiguous",
+            Confidence::High => "high confidence",
+        })
+    }
+}
+
+/// The verdict: the best reading, the others that fit as well, and why.
+#[derive(Clone, Debug)]
+pub struct Guess {
+    /// How sure.
+    pub confidence: Confidence,
+    /// The best reading (also the first of `ties`).
+    pub best: Candidate,
+    /// Readings of other dialects or framings that score the same as the best.
+    pub ties: Vec<Candidate>,
+    /// Every reading, best first.
+    pub candidates: Vec<Candidate>,
+    /// Bytes examined (the input, or its first [`SAMPLE`] bytes).
+    pub total: usize,
+    /// The input size.
+    pub size: usize,
+}
+
+/// The eras of `dialect`: versions grouped where the type ids and wire features agree.
+pub fn eras(dialect: Dialect) -> Vec<Era> {
+    let (oldest, newest) = (dialect.oldest(), dialect.newest());
+    let mut versions: Vec<Version> = Vec::new();
+    for major in oldest.major..=newest.major {
+        for minor in 0..=9u8 {
+            let v = Version::new(major, minor, 0);
+            if v >= oldest && v <= newest {
+                versions.push(v);
+            }
+        }
+    }
+    versions.push(newest);
+    versions.sort();
+    versions.dedup();
+    let signature = |v: Version| {
+        let ids: Vec<Option<Kind>> = (0..64).map(|id| dialect.kind_of(v, id)).collect();
+        let features = [
+            Feature::TypedArray,
+            Feature::TypedDictionary,
+            Feature::RidPayload,
+            Feature::PandemoniumTypedArray,
+        ]
+        .map(|f| dialect.has_feature(v, f));
+        (ids, features)
+    };
+    let mut out: Vec<Era> = Vec::new();
+    let mut last_sig = None;
+    for v in versions {
+        let sig = signature(v);
+        match (&last_sig, out.last_mut()) {
+            (Some(s), Some(era)) if *s == sig => era.last = v,
+            _ => {
+                out.push(Era {
+                    dialect,
+                    first: v,
+                    last: v,
+                });
+                last_sig = Some(sig);
+            }
+        }
+    }
+    out
+}
+
+/// The framings tried: bare, and a `u32` prefix either way round (a little-endian prefix is
+/// also what `PacketPeerStream` writes: the bytes are the same).
+pub const FRAMINGS: [Framing; 3] = [
+    Framing::Bare,
+    Framing::StoreVar { big_endian: false },
+    Framing::StoreVar { big_endian: true },
+];
+
+/// Reads `bytes` every way and ranks the readings. `framing` restricts the framings tried.
+pub fn guess(bytes: &[u8], framing: Option<Framing>) -> Guess {
+    let start = &bytes[..bytes.len().min(SAMPLE)];
+    guess_start(start, bytes.len(), framing)
+}
+
+/// Like [`guess`], given only the `start` of an input of `size` bytes (a reader of a large
+/// file needs to read no more than [`SAMPLE`] bytes).
+pub fn guess_start(start: &[u8], size: usize, framing: Option<Framing>) -> Guess {
+    // Re-encoding recurses once per nesting level (up to the decoder's 1024).
+    crate::stack::with_stack_for(DecodeOptions::default().limits.max_depth, || {
+        guess_here(start, size.max(start.len()), framing)
+    })
+}
+
+/// How much of a large input is read: the first MiB tells the dialect as well as the
+/// whole file would, and every candidate reading costs a full decode and re-encode.
+pub const SAMPLE: usize = 1 << 20;
+
+fn guess_here(bytes: &[u8], size: usize, framing: Option<Framing>) -> Guess {
+    let cut = bytes.len() < size;
+    let framings: Vec<Framing> = match framing {
+        Some(f) => vec![f],
+        None => FRAMINGS.to_vec(),
+    };
+    let mut candidates = Vec::new();
+    // On a tie the first listed wins: Godot 4 is what most bytes in the wild come from now.
+    for dialect in [Dialect::Godot4, Dialect::Godot3, Dialect::Pandemonium] {
+        for era in eras(dialect) {
+            for &f in &framings {
+                candidates.push(read_as(bytes, cut, era, f));
+            }
+        }
+    }
+    let total = bytes.len();
+    candidates.sort_by_key(|c| std::cmp::Reverse(c.score(total)));
+    let best = candidates[0].clone();
+    let top = best.score(total);
+    // The same dialect and framing in several eras is one answer over a version range.
+    let mut ties: Vec<Candidate> = Vec::new();
+    for c in candidates.iter().filter(|c| c.score(total) == top) {
+        match ties
+            .iter_mut()
+            .find(|t| t.era.dialect == c.era.dialect && t.framing == c.framing)
+        {
+            Some(t) => {
+                t.era.first = t.era.first.min(c.era.first);
+                t.era.last = t.era.last.max(c.era.last);
+            }
+            None => ties.push(c.clone()),
+        }
+    }
+    let best = ties[0].clone();
+    let confidence = if !best.complete(total) {
+        Confidence::None
+    } else if ties.len() > 1 {
+        Confidence::Ambiguous
+    } else if best.canonical == best.values {
+        Confidence::High
+    } else {
+        Confidence::Low
+    };
+    Guess {
+        confidence,
+        best,
+        ties,
+        candidates,
+        total,
+        size,
+    }
+}
+
+/// Decodes `bytes` as `era` and `framing`, counting what fits. With `cut`, `bytes` is the
+/// start of a longer input, so a last value that only needs more bytes is not an error.
+fn read_as(bytes: &[u8], cut: bool, era: Era, framing: Framing) -> Candidate {
+    let dopts = DecodeOptions {
+        version: Some(era.last),
+        // Objects are read as data only (no code runs), so guessing may look at them.
+        allow_objects: true,
+        keep_leading_bom: true,
+        ..DecodeOptions::default()
+    };
+    let mut c = Candidate {
+        era,
+        framing,
+        values: 0,
+        used: 0,
+        canonical: 0,
+        odd_reals: 0,
+        error: None,
+        kinds: Vec::new(),
+    };
+    for f in frames(bytes, framing, era.dialect, &dopts) {
+        match f {
+            Ok(frame) => {
+                let payload = &bytes[frame.payload_offset(framing)..frame.offset + frame.len];
+                c.values += 1;
+                c.used = frame.offset + frame.len;
+                if reencodes(&frame.value, era, payload) {
+                    c.canonical += 1;
+                }
+                walk(&frame.value, &mut |v| {
+                    c.odd_reals += odd_reals(v);
+                    if !c.kinds.contains(&v.kind()) {
+                        c.kinds.push(v.kind());
+                    }
+                });
+            }
+            Err(e) => {
+                let unfinished = cut
+                    && matches!(
+                        available(&bytes[c.used..], framing, era.dialect, &dopts, usize::MAX),
+                        Ok(Availability::NeedMore { .. })
+                    );
+                if unfinished {
+                    c.used = bytes.len();
+                } else {
+                    c.error = Some((e.offset(), e.to_string()));
+                }
+                break;
+            }
+        }
+    }
+    c
+}
+
+/// Whether `value` encodes back to `payload` (NodePath padding, which engines leave
+/// uninitialised, is compared as zero on both sides by re-encoding the payload's value).
+fn reencodes(value: &Variant, era: Era, payload: &[u8]) -> bool {
+    let base = EncodeOptions {
+        version: Some(era.last),
+        full_objects: has_full_object(value),
+        ..EncodeOptions::default()
+    };
+    let try_with = |opts: &EncodeOptions| {
+        crate::encode(value, era.dialect, opts).is_ok_and(|b| same_but_padding(&b, payload, value))
+    };
+    try_with(&base)
+        || (era.dialect == Dialect::Godot4
+            && try_with(&EncodeOptions {
+                double_precision: true,
+                ..base.clone()
+            }))
+}
+
+/// Byte equality, except that when the value holds a NodePath only the lengths must agree
+/// where the re-encoded bytes are zero (the engine's padding garbage).
+fn same_but_padding(ours: &[u8], theirs: &[u8], value: &Variant) -> bool {
+    if ours == theirs {
+        return true;
+    }
+    let mut has_path = false;
+    walk(value, &mut |v| {
+        has_path |= matches!(v, Variant::NodePath(_))
+    });
+    has_path
+        && ours.len() == theirs.len()
+        && ours.iter().zip(theirs).all(|(a, b)| a == b || *a == 0)
+}
+
+fn has_full_object(v: &Variant) -> bool {
+    let mut found = false;
+    walk(v, &mut |x| {
+        found |= matches!(x, Variant::Object(Object::Full(_)))
+    });
+    found
+}
+
+/// Calls `f` on `v` and every value inside it.
+fn walk(v: &Variant, f: &mut impl FnMut(&Variant)) {
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        f(v);
+        match v {
+            Variant::Array(a) => stack.extend(a.items.iter()),
+            Variant::Dictionary(d) => {
+                for (k, x) in d.entries() {
+                    stack.push(k);
+                    stack.push(x);
+                }
+            }
+            Variant::Object(Object::Full(o)) => stack.extend(o.properties.iter().map(|(_, x)| x)),
+            _ => {}
+        }
+    }
+}
+
+/// A real that looks like other data read as a float: a NaN with a payload, a subnormal-ish
+/// or astronomically large magnitude. `INF`, `-INF`, `NAN` and `-0.0` are what programs
+/// store on purpose, so they do not count.
+fn odd(r: f64) -> bool {
+    if r.is_nan() {
+        return r.to_bits() & !(1 << 63) != 0x7ff8_0000_0000_0000;
+    }
+    r.is_finite() && (r.abs() > 1e30 || (r != 0.0 && r.abs() < 1e-30))
+}
+
+/// Reals inside one value (not its children) that look like garbage.
+fn odd_reals(v: &Variant) -> usize {
+    let count = |rs: &[f64]| rs.iter().filter(|r| odd(**r)).count();
+    match v {
+        Variant::Float(x) => count(&[*x]),
+        Variant::Vector2(p) => count(&[p.x, p.y]),
+        Variant::Vector3(p) => count(&[p.x, p.y, p.z]),
+        Variant::Vector4(p) => count(&[p.x, p.y, p.z, p.w]),
+        Variant::Quaternion(p) => count(&[p.x, p.y, p.z, p.w]),
+        Variant::Rect2(r) => count(&[r.position.x, r.position.y, r.size.x, r.size.y]),
+        Variant::Plane(p) => count(&[p.normal.x, p.normal.y, p.normal.z, p.d]),
+        Variant::Transform2D(t) => count(&[t.x.x, t.x.y, t.y.x, t.y.y, t.origin.x, t.origin.y]),
+        Variant::Aabb(b) => count(&[
+            b.position.x,
+            b.position.y,
+            b.position.z,
+            b.size.x,
+            b.size.y,
+            b.size.z,
+        ]),
+        Variant::Basis(b) => b.rows.iter().map(|r| count(&[r.x, r.y, r.z])).sum(),
+        Variant::Transform3D(t) => {
+            t.basis
+                .rows
+                .iter()
+                .map(|r| count(&[r.x, r.y, r.z]))
+                .sum::<usize>()
+                + count(&[t.origin.x, t.origin.y, t.origin.z])
+        }
+        Variant::Color(c) => count(&[c.r.into(), c.g.into(), c.b.into(), c.a.into()]),
+        Variant::PackedFloat32Array(x) => x.iter().filter(|r| odd(f64::from(**r))).count(),
+        Variant::PackedFloat64Array(x) => count(x),
+        Variant::PackedVector2Array(x) => x.iter().map(|p| count(&[p.x, p.y])).sum(),
+        Variant::PackedVector3Array(x) => x.iter().map(|p| count(&[p.x, p.y, p.z])).sum(),
+        Variant::PackedVector4Array(x) => x.iter().map(|p| count(&[p.x, p.y, p.z, p.w])).sum(),
+        Variant::PackedColorArray(x) => x
+            .iter()
+            .map(|c| count(&[c.r.into(), c.g.into(), c.b.into(), c.a.into()]))
+            .sum(),
+        _ => 0,
+    }
+}
+
+impl fmt::Display for Guess {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let b = &self.best;
+        match self.confidence {
+            Confidence::None => {
+                writeln!(
+                    f,
+                    "no dialect reads these {} bytes to the end ({})",
+                    self.total, self.confidence
+                )?;
+                writeln!(
+                    f,
+                    "furthest: {}, {}: {} value(s), {} of {} bytes",
+                    b.era, b.framing, b.values, b.used, self.total
+                )?;
+                if let Some((at, e)) = &b.error {
+                    writeln!(f, "  stopped at offset {at:#x}: {e}")?;
+                }
+            }
+            _ => {
+                writeln!(f, "{}, {} ({})", b.era, b.framing, self.confidence)?;
+                if b.framing == Framing::STORE_VAR {
+                    writeln!(
+                        f,
+                        "  (store_var / StreamPeer.put_var, or PacketPeerStream: the same bytes)"
+                    )?;
+                }
+                writeln!(f, "why:")?;
+                let scope = if self.size > self.total {
+                    format!("the first {} of {} bytes", self.total, self.size)
+                } else {
+                    format!("all {} bytes", self.total)
+                };
+                writeln!(
+                    f,
+                    "  {} value(s) use {scope}; {} of them re-encode to exactly their bytes",
+                    b.values, b.canonical
+                )?;
+                if b.odd_reals > 0 {
+                    writeln!(
+                        f,
+                        "  {} real(s) look like other data read as floats (NaN payload, tiny or huge)",
+                        b.odd_reals
+                    )?;
+                }
+                let kinds: Vec<&str> = b.kinds.iter().map(|k| k.name()).collect();
+                writeln!(f, "  types seen: {}", kinds.join(", "))?;
+                if self.ties.len() > 1 {
+                    writeln!(f, "  read equally well as:")?;
+                    for t in &self.ties[1..] {
+                        writeln!(f, "    {}, {}", t.era, t.framing)?;
+                    }
+                }
+            }
+        }
+        // The nearest reading of each other dialect, and why it lost.
+        for d in Dialect::ALL {
+            if self.ties.iter().any(|t| t.era.dialect == d) {
+                continue;
+            }
+            if let Some(c) = self.candidates.iter().find(|c| c.era.dialect == d) {
+                let why = match &c.error {
+                    Some((at, e)) => format!("stops at offset {at:#x}: {e}"),
+                    None if c.values == 0 => "no whole value in the bytes examined".to_string(),
+                    None if c.used < self.total => {
+                        format!("uses {} of {} bytes", c.used, self.total)
+                    }
+                    None => format!(
+                        "{} of {} value(s) re-encode exactly, {} odd real(s)",
+                        c.canonical, c.values, c.odd_reals
+                    ),
+                };
+                writeln!(f, "not {} ({}): {why}", c.era, c.framing)?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,508 @@
+//! Migrating values between dialects and versions (Godot 3 → Godot 4 and back, Pandemonium),
+//! with a report of everything the target cannot represent.
+//!
+//! The [`Variant`] model is shared by every dialect, so most of a migration is renumbering
+//! that the encoder does by itself (Godot 3 `Quat` id 10 is Godot 4 `Quaternion` id 15,
+//! `PoolRealArray` is `PackedFloat32Array`, `REAL` is `FLOAT`). What is left, and what this
+//! module does, is finding the values the target has no type or feature for, and (when the
+//! caller accepts losses) replacing each with the nearest value the target can hold:
+//!
+//! | value | target without it | nearest value |
+//! |---|---|---|
+//! | `StringName` | Godot 3 | `String` (same text) |
+//! | `Vector2i`, `Vector3i`, `Rect2i` | Godot 3 | `Vector2`, `Vector3`, `Rect2` (rounded to f32 beyond 2^24) |
+//! | `Vector4`, `Vector4i`, `Projection` | Godot 3, Pandemonium < 3.8 | `PackedFloat32Array` / `PackedInt32Array` of the components (Projection: 16, column by column) |
+//! | `Callable` | Godot 3, Pandemonium | `null` (the engines send no payload for it) |
+//! | `Signal` | Godot 3, Pandemonium | `null` |
+//! | typed `Array` | Godot 3, Godot 4.0–4.2, Pandemonium < 5 | the untyped `Array` |
+//! | typed `Dictionary` | all but Godot 4.4+ | the untyped `Dictionary` |
+//! | `PackedInt64Array`, `PackedFloat64Array` | Godot 3, Pandemonium | `PackedInt32Array` / `PackedFloat32Array` if every element fits, else an `Array` of `int` / `float` (same values) |
+//! | `PackedVector4Array` | Godot 3, Godot < 4.3, Pandemonium < 3.8 | `PackedFloat32Array` of the components |
+//! | `Packed{Vector2i,Vector3i,Vector4i}Array` (Pandemonium) | Godot 3, Godot 4 | `PackedVector2Array`, `PackedVector3Array`, `PackedInt32Array` |
+//! | a RID's id | Godot 3, Pandemonium (they send no id) | `RID` without id |
+//! | reals that need double precision | any single-precision target | rounded to f32 (reported once per value) |
+//!
+//! Replacing a value can make two Dictionary keys equal (`StringName &"a"` and `String "a"`);
+//! the later entry then wins, as in the engine, and the report says so.
+
+use crate::dialect::Dialect;
+use crate::generated::kinds::{Feature, Kind};
+use crate::math::*;
+use crate::variant::*;
+use crate::version::Version;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// One end of a migration: a dialect at a version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// The dialect.
+    pub dialect: Dialect,
+    /// The engine version.
+    pub version: Version,
+}
+
+impl Target {
+    /// `dialect` at `version`, or at its newest version.
+    pub fn new(dialect: Dialect, version: Option<Version>) -> Target {
+        Target {
+            dialect,
+            version: version.unwrap_or_else(|| dialect.newest()),
+        }
+    }
+
+    fn has(self, kind: Kind) -> bool {
+        self.dialect.id_of(self.version, kind).is_some()
+    }
+
+    fn feature(self, f: Feature) -> bool {
+        self.dialect.has_feature(self.version, f)
+    }
+
+    /// The dialect's own name of `kind` (`PoolRealArray`, `Quat`), from the spec when known.
+    pub fn type_name(self, kind: Kind) -> String {
+        match self.dialect.type_info(self.version, kind) {
+            Some(t) if !t.name.is_empty() => t.name.to_string(),
+            _ => kind.name().to_string(),
+        }
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.dialect, self.version)
+    }
+}
+
+/// Something the target cannot hold, and what it became (or would become with `lossy`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Loss {
+    /// Where in the value (`value.players[2].pos`).
+    pub path: String,
+    /// What could not be represented.
+    pub what: String,
+    /// What it became.
+    pub became: String,
+}
+
+impl fmt::Display for Loss {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {} → {}", self.path, self.what, self.became)
+    }
+}
+
+/// What a migration did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    /// Values whose type changes id (or name) between the dialects, counted per pair:
+    /// `(source id, source name, target id, target name) → count`. Informative, not a loss.
+    pub renumbered: BTreeMap<(u32, String, u32, String), usize>,
+    /// Everything the target cannot represent, in order.
+    pub losses: Vec<Loss>,
+}
+
+impl Report {
+    /// Whether nothing was lost.
+    pub fn is_exact(&self) -> bool {
+        self.losses.is_empty()
+    }
+
+    /// Adds another value's report.
+    pub fn merge(&mut self, other: Report) {
+        for (k, n) in other.renumbered {
+            *self.renumbered.entry(k).or_default() += n;
+        }
+        self.losses.extend(other.losses);
+    }
+}
+
+/// The value converted for `to`, and the report; with `lossy` false the value is still
+/// converted (so the report lists every loss), and the caller decides what to do.
+pub fn migrate(value: &Variant, from: Target, to: Target) -> (Variant, Report) {
+    let mut m = Migrator {
+        from,
+        to,
+        report: Report::default(),
+    };
+    let v = m.value(value, "value");
+    (v, m.report)
+}
+
+struct Migrator {
+    from: Target,
+    to: Target,
+    report: Report,
+}
+
+impl Migrator {
+    fn lose(&mut self, path: &str, what: impl Into<String>, became: impl Into<String>) {
+        self.report.losses.push(Loss {
+            path: path.to_string(),
+            what: what.into(),
+            became: became.into(),
+        });
+    }
+
+    fn count(&mut self, kind: Kind) {
+        let (Some(a), Some(b)) = (
+            self.from.dialect.id_of(self.from.version, kind),
+            self.to.dialect.id_of(self.to.version, kind),
+        ) else {
+            return;
+        };
+        let (na, nb) = (self.from.type_name(kind), self.to.type_name(kind));
+        if a != b || na != nb {
+            *self.report.renumbered.entry((a, na, b, nb)).or_default() += 1;
+        }
+    }
+
+    /// Reals that a single-precision target rounds.
+    fn reals(&mut self, path: &str, kind: Kind, reals: &[f64]) {
+        if let Some(r) = reals.iter().find(|r| !crate::layout::fits_f32(**r)) {
+            self.lose(
+                path,
+                format!(
+                    "{} with a real ({r:?}) that needs double precision",
+                    kind.name()
+                ),
+                "rounded to single precision",
+            );
+        }
+    }
+
+    fn value(&mut self, v: &Variant, path: &str) -> Variant {
+        let out = self.convert(v, path);
+        if !matches!(
+            out,
+            Variant::Array(_) | Variant::Dictionary(_) | Variant::Object(_)
+        ) {
+            self.check_reals(&out, path);
+        }
+        out
+    }
+
+    fn convert(&mut self, v: &Variant, path: &str) -> Variant {
+        let kind = v.kind();
+        if self.to.has(kind) {
+            self.count(kind);
+        }
+        let to = self.to;
+        match v {
+            Variant::StringName(s) if !to.has(Kind::StringName) => {
+                self.lose(path, "StringName", "String");
+                Variant::String(s.0.clone())
+            }
+            Variant::Vector2i(p) if !to.has(Kind::Vector2i) => {
+                self.lose(path, "Vector2i", "Vector2");
+                Variant::Vector2(Vector2 {
+                    x: f64::from(p.x),
+                    y: f64::from(p.y),
+                })
+            }
+            Variant::Vector3i(p) if !to.has(Kind::Vector3i) => {
+                self.lose(path, "Vector3i", "Vector3");
+                Variant::Vector3(v3i(p))
+            }
+            Variant::Rect2i(r) if !to.has(Kind::Rect2i) => {
+                self.lose(path, "Rect2i", "Rect2");
+                Variant::Rect2(Rect2 {
+                    position: Vector2 {
+                        x: f64::from(r.position.x),
+                        y: f64::from(r.position.y),
+                    },
+                    size: Vector2 {
+                        x: f64::from(r.size.x),
+                        y: f64::from(r.size.y),
+                    },
+                })
+            }
+            Variant::Vector4(p) if !to.has(Kind::Vector4) => {
+                self.lose(path, "Vector4", "PackedFloat32Array [x, y, z, w]");
+                Variant::PackedFloat32Array(vec![p.x as f32, p.y as f32, p.z as f32, p.w as f32])
+            }
+            Variant::Vector4i(p) if !to.has(Kind::Vector4i) => {
+                self.lose(path, "Vector4i", "PackedInt32Array [x, y, z, w]");
+                Variant::PackedInt32Array(vec![p.x, p.y, p.z, p.w])
+            }
+            Variant::Projection(p) if !to.has(Kind::Projection) => {
+                self.lose(
+                    path,
+                    "Projection",
+                    "PackedFloat32Array of 16 reals, column by column",
+                );
+                Variant::PackedFloat32Array(
+                    p.columns
+                        .iter()
+                        .flat_map(|c| [c.x as f32, c.y as f32, c.z as f32, c.w as f32])
+                        .collect(),
+                )
+            }
+            Variant::Callable if !to.has(Kind::Callable) => {
+                self.lose(path, "Callable", "null");
+                Variant::Nil
+            }
+            Variant::Signal(s) if !to.has(Kind::Signal) => {
+                self.lose(
+                    path,
+                    format!("Signal `{}` of object {}", s.name, s.object),
+                    "null",
+                );
+                Variant::Nil
+            }
+            Variant::Rid(id) if *id != 0 && !to.feature(Feature::RidPayload) => {
+                self.lose(
+                    path,
+                    format!("RID id {id}"),
+                    format!("RID without id ({} sends none)", to.dialect),
+                );
+                Variant::Rid(0)
+            }
+            Variant::PackedInt64Array(x) if !to.has(Kind::PackedInt64Array) => {
+                if x.iter().all(|i| i32::try_from(*i).is_ok()) {
+                    self.lose(
+                        path,
+                        "PackedInt64Array",
+                        "PackedInt32Array (every element fits)",
+                    );
+                    Variant::PackedInt32Array(x.iter().map(|i| *i as i32).collect())
+                } else {
+                    self.lose(path, "PackedInt64Array", "Array of int (same values)");
+                    Variant::Array(Array::new(x.iter().map(|i| Variant::Int(*i)).collect()))
+                }
+            }
+            Variant::PackedFloat64Array(x) if !to.has(Kind::PackedFloat64Array) => {
+                if x.iter().all(|f| crate::layout::fits_f32(*f)) {
+                    self.lose(
+                        path,
+                        "PackedFloat64Array",
+                        "PackedFloat32Array (every element fits)",
+                    );
+                    Variant::PackedFloat32Array(
+                        x.iter()
+                            .map(|f| f32::from_bits(crate::layout::real_to_f32_bits(*f)))
+                            .collect(),
+                    )
+                } else {
+                    self.lose(path, "PackedFloat64Array", "Array of float (same values)");
+                    Variant::Array(Array::new(x.iter().map(|f| Variant::Float(*f)).collect()))
+                }
+            }
+            Variant::PackedVector4Array(x) if !to.has(Kind::PackedVector4Array) => {
+                self.lose(
+                    path,
+                    "PackedVector4Array",
+                    "PackedFloat32Array of the components",
+                );
+                Variant::PackedFloat32Array(
+                    x.iter()
+                        .flat_map(|p| [p.x as f32, p.y as f32, p.z as f32, p.w as f32])
+                        .collect(),
+                )
+            }
+            Variant::PackedVector2iArray(x) if !to.has(Kind::PackedVector2iArray) => {
+                self.lose(path, "PackedVector2iArray", "PackedVector2Array");
+                Variant::PackedVector2Array(
+                    x.iter()
+                        .map(|p| Vector2 {
+                            x: f64::from(p.x),
+                            y: f64::from(p.y),
+                        })
+                        .collect(),
+                )
+            }
+            Variant::PackedVector3iArray(x) if !to.has(Kind::PackedVector3iArray) => {
+                self.lose(path, "PackedVector3iArray", "PackedVector3Array");
+                Variant::PackedVector3Array(x.iter().map(v3i).collect())
+            }
+            Variant::PackedVector4iArray(x) if !to.has(Kind::PackedVector4iArray) => {
+                self.lose(
+                    path,
+                    "PackedVector4iArray",
+                    "PackedInt32Array of the components",
+                );
+                Variant::PackedInt32Array(x.iter().flat_map(|p| [p.x, p.y, p.z, p.w]).collect())
+            }
+            Variant::Array(a) => Variant::Array(self.array(a, path)),
+            Variant::Dictionary(d) => Variant::Dictionary(self.dictionary(d, path)),
+            Variant::Object(Object::Full(o)) => {
+                let properties = o
+                    .properties
+                    .iter()
+                    .map(|(n, v)| (n.clone(), self.value(v, &format!("{path}.{n}"))))
+                    .collect();
+                Variant::Object(Object::Full(Box::new(FullObject {
+                    class: o.class.clone(),
+                    properties,
+                })))
+            }
+            other => {
+                if !to.has(kind) {
+                    // A type with no nearest value in the target (none left today, but the
+                    // tables may grow): say so and drop it.
+                    self.lose(path, kind.name(), "null");
+                    return Variant::Nil;
+                }
+                other.clone()
+            }
+        }
+    }
+
+    fn check_reals(&mut self, v: &Variant, path: &str) {
+        // Godot 3 and Pandemonium marshal every real of a math type as f32; a value decoded
+        // from a Godot 4 double-precision build may not fit.
+        let k = v.kind();
+        let reals: Vec<f64> = match v {
+            Variant::Vector2(p) => vec![p.x, p.y],
+            Variant::Vector3(p) => vec![p.x, p.y, p.z],
+            Variant::Vector4(q) => vec![q.x, q.y, q.z, q.w],
+            Variant::Quaternion(q) => vec![q.x, q.y, q.z, q.w],
+            Variant::Rect2(r) => vec![r.position.x, r.position.y, r.size.x, r.size.y],
+            Variant::Plane(p) => vec![p.normal.x, p.normal.y, p.normal.z, p.d],
+            Variant::Transform2D(t) => {
+                vec![t.x.x, t.x.y, t.y.x, t.y.y, t.origin.x, t.origin.y]
+            }
+            Variant::Aabb(b) => vec![
+                b.position.x,
+                b.position.y,
+                b.position.z,
+                b.size.x,
+                b.size.y,
+                b.size.z,
+            ],
+            Variant::Basis(b) => b.rows.iter().flat_map(|r| [r.x, r.y, r.z]).collect(),
+            Variant::Transform3D(t) => t
+                .basis
+                .rows
+                .iter()
+                .flat_map(|r| [r.x, r.y, r.z])
+                .chain([t.origin.x, t.origin.y, t.origin.z])
+                .collect(),
+            Variant::Projection(p) => p
+                .columns
+                .iter()
+                .flat_map(|c| [c.x, c.y, c.z, c.w])
+                .collect(),
+            Variant::PackedVector2Array(x) => x.iter().flat_map(|p| [p.x, p.y]).collect(),
+            Variant::PackedVector3Array(x) => x.iter().flat_map(|p| [p.x, p.y, p.z]).collect(),
+            Variant::PackedVector4Array(x) => x.iter().flat_map(|p| [p.x, p.y, p.z, p.w]).collect(),
+            _ => return,
+        };
+        if self.to.dialect != Dialect::Godot4 || !self.to.dialect.flag64_reals(self.to.version, k) {
+            self.reals(path, k, &reals);
+        }
+    }
+
+    fn array(&mut self, a: &Array, path: &str) -> Array {
+        let items = a
+            .items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| self.value(v, &format!("{path}[{i}]")))
+            .collect();
+        let typed = match &a.typed {
+            None => None,
+            Some(t) => {
+                let pandemonium = self.to.feature(Feature::PandemoniumTypedArray);
+                let godot = self.to.feature(Feature::TypedArray);
+                let element_ok = match &t.element {
+                    ElementType::Builtin(k) => self.to.has(*k),
+                    ElementType::Class(_) => true,
+                    ElementType::Script(_) => godot,
+                };
+                if (pandemonium || godot) && element_ok {
+                    let mut t = (**t).clone();
+                    if godot {
+                        t.pandemonium_packed = false;
+                    }
+                    Some(Box::new(t))
+                } else {
+                    self.lose(
+                        path,
+                        format!("typed Array ({})", element_name(&t.element)),
+                        "untyped Array (same elements)",
+                    );
+                    None
+                }
+            }
+        };
+        Array { items, typed }
+    }
+
+    fn dictionary(&mut self, d: &Dictionary, path: &str) -> Dictionary {
+        let mut out = Dictionary::new();
+        for (i, (k, v)) in d.entries().iter().enumerate() {
+            let key_path = format!("{path}[{i}](key)");
+            let k2 = self.value(k, &key_path);
+            let v2 = self.value(v, &format!("{path}{}", key_segment(k, i)));
+            if out.get(&k2).is_some() {
+                self.lose(
+                    &key_path,
+                    "a key that became equal to an earlier key",
+                    "one entry (the later value wins)",
+                );
+            }
+            out.insert(k2, v2);
+        }
+        if let Some(t) = &d.typed {
+            if self.to.feature(Feature::TypedDictionary) {
+                out.typed = Some(t.clone());
+            } else {
+                self.lose(
+                    path,
+                    "typed Dictionary",
+                    "untyped Dictionary (same entries)",
+                );
+            }
+        }
+        out
+    }
+}
+
+fn v3i(p: &Vector3i) -> Vector3 {
+    Vector3 {
+        x: f64::from(p.x),
+        y: f64::from(p.y),
+        z: f64::from(p.z),
+    }
+}
+
+fn element_name(e: &ElementType) -> String {
+    match e {
+        ElementType::Builtin(k) => k.name().to_string(),
+        ElementType::Class(c) => c.clone(),
+        ElementType::Script(s) => s.clone(),
+    }
+}
+
+fn key_segment(k: &Variant, i: usize) -> String {
+    match k {
+        Variant::String(s) => format!(".{s}"),
+        Variant::StringName(s) => format!(".{}", s.0),
+        Variant::Int(n) => format!("[{n}]"),
+        _ => format!("[{i}]"),
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.renumbered.is_empty() {
+            writeln!(f, "renumbered types:")?;
+            for ((a, na, b, nb), n) in &self.renumbered {
+                writeln!(f, "  {na} ({a}) → {nb} ({b}): {n}")?;
+            }
+        }
+        if self.losses.is_empty() {
+            writeln!(f, "nothing lost: every value is represented exactly")?;
+        } else {
+            writeln!(
+                f,
+                "not representable in the target ({}):",
+                self.losses.len()
+            )?;
+            for l in &self.losses {
+                writeln!(f, "  {l}")?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,22 @@
+//! Running deeply recursive work (the JSON form, the explain walker) on a stack that holds it.
+
+/// Runs `f`, which recurses about once per level of a value `depth` levels deep, on a stack
+/// that holds it: inline for shallow values, else on a helper thread with a stack sized for
+/// the depth. The decoder accepts 1024 levels, more than a 2 MiB thread stack can recurse
+/// through in a debug build; this keeps every value it accepts safe to walk.
+pub(crate) fn with_stack_for<T: Send>(depth: usize, f: impl FnOnce() -> T + Send) -> T {
+    const INLINE: usize = 64;
+    if depth <= INLINE {
+        return f();
+    }
+    let stack = (depth.saturating_mul(64 << 10)).max(8 << 20);
+    std::thread::scope(|s| {
+        match std::thread::Builder::new()
+            .stack_size(stack)
+            .spawn_scoped(s, f)
+        {
+            Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            Err(e) => panic!("cannot start a thread for a value {depth} levels deep: {e}"),
+        }
+    })
+}

@@ -1,0 +1,123 @@
+//! `gdvariant guess`: every engine-made file is attributed to the engine that wrote it (or
+//! reported as ambiguous with that engine among the equals), with its framing.
+#![cfg(feature = "cli")]
+
+mod cli_util;
+mod common;
+use cli_util::*;
+use common::*;
+use gdvariant::framing::Framing;
+use gdvariant::guess::{guess, Confidence};
+use gdvariant::Dialect;
+
+/// Counts per corpus of (right and sure, right but tied with another dialect).
+fn check_corpus(dir: &str, dialect: Dialect) -> (usize, usize) {
+    let (mut sure, mut tied) = (0, 0);
+    let mut bad = Mismatches::default();
+    let fixtures = load(dir);
+    for f in &fixtures {
+        let g = guess(&f.bytes, None);
+        let among = g
+            .ties
+            .iter()
+            .any(|t| t.era.dialect == dialect && t.framing == Framing::Bare);
+        match g.confidence {
+            Confidence::High if g.best.era.dialect == dialect => sure += 1,
+            Confidence::Ambiguous if among => tied += 1,
+            _ => bad.push(&f.name, format!("{g}")),
+        }
+    }
+    bad.check(fixtures.len());
+    (sure, tied)
+}
+
+#[test]
+fn every_godot4_fixture_is_guessed_godot4() {
+    let (sure, tied) = check_corpus("godot4", Dialect::Godot4);
+    println!("godot4: {sure} high confidence, {tied} ambiguous");
+    assert!(sure > 100, "{sure}");
+}
+
+#[test]
+fn every_godot3_fixture_is_guessed_godot3() {
+    let (sure, tied) = check_corpus("godot3", Dialect::Godot3);
+    println!("godot3: {sure} high confidence, {tied} ambiguous");
+    assert!(sure > 100, "{sure}");
+}
+
+#[test]
+fn engine_streams_are_guessed_with_their_framing() {
+    let dir = fixtures().join("godot3/streams");
+    for (name, framing) in [
+        ("file_store_var_le.bin", Framing::STORE_VAR),
+        (
+            "file_store_var_be.bin",
+            Framing::StoreVar { big_endian: true },
+        ),
+        ("stream_peer_buffer.bin", Framing::STORE_VAR),
+        (
+            "stream_peer_buffer_be.bin",
+            Framing::StoreVar { big_endian: true },
+        ),
+        // PacketPeerStream's prefix is little-endian: the same bytes as store_var's.
+        ("packet_peer_stream.bin", Framing::STORE_VAR),
+        ("savegame.sav", Framing::STORE_VAR),
+    ] {
+        let g = guess(&std::fs::read(dir.join(name)).unwrap(), None);
+        assert_eq!(g.confidence, Confidence::High, "{name}: {g}");
+        assert_eq!(g.best.era.dialect, Dialect::Godot3, "{name}: {g}");
+        assert_eq!(g.best.framing, framing, "{name}: {g}");
+    }
+}
+
+#[test]
+fn the_command_says_why_and_fails_on_noise() {
+    let r = run(
+        &[
+            "guess",
+            "tests/fixtures/godot3/streams/file_store_var_be.bin",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let t = r.text();
+    assert!(
+        t.contains("Godot 3") && t.contains("big-endian") && t.contains("high confidence"),
+        "{t}"
+    );
+    assert!(t.contains("re-encode to exactly their bytes"), "{t}");
+    assert!(t.contains("not Godot 4"), "{t}");
+    let r = run(&["guess", "-"], b"this is not a Godot value, just text\n");
+    assert_eq!(r.code, 1, "{}", r.text());
+    assert!(r.text().contains("no dialect reads"), "{}", r.text());
+}
+
+#[test]
+fn every_godot3_game_fixture_is_guessed_godot3() {
+    let (sure, tied) = check_corpus("godot3/game", Dialect::Godot3);
+    println!("godot3/game: {sure} high confidence, {tied} ambiguous");
+    assert!(sure > 10, "{sure}");
+}
+
+/// A file larger than the sample: guessing reads its first MiB, a cut last frame is not held
+/// against it, and `decode` with the guessed reading streams the whole file.
+#[test]
+fn large_files_are_guessed_from_their_start_and_decoded_whole() {
+    let save = std::fs::read(fixtures().join("godot3/streams/savegame.sav")).unwrap();
+    let copies = gdvariant::guess::SAMPLE / save.len() + 50;
+    let big: Vec<u8> = save.repeat(copies);
+    let path = scratch("guess_large").join("big.sav");
+    std::fs::write(&path, &big).unwrap();
+    let p = path.to_str().unwrap();
+    let r = run(&["guess", p], b"");
+    assert_eq!(r.code, 0, "{}", r.text());
+    assert!(r.text().contains("high confidence"), "{}", r.text());
+    assert!(
+        r.text().contains(&format!("of {} bytes", big.len())),
+        "{}",
+        r.text()
+    );
+    let d = run(&["decode", "--format", "json", p], b"");
+    assert_eq!(d.code, 0, "{}", d.stderr);
+    assert_eq!(d.text().lines().count(), 6 * copies);
+}
