@@ -137,3 +137,18 @@ pub fn to_text_exact(value: &Variant, dialect: Dialect) -> String {
 pub fn from_text(text: &str, dialect: Dialect) -> Result<Variant, TextError> {
     parse::Parser::new(text, dialect)?.parse_document()
 }
+
+/// Parses any number of values written one after another (as `gdvariant decode --format
+/// text` prints a file of several values), with the same syntax as [`from_text`].
+///
+/// ```
+/// use gdvariant::{text::from_text_many, Dialect, Variant};
+///
+/// let values = from_text_many("42\n\"hi\"\n[ 1, 2 ]\n", Dialect::Godot3)?;
+/// assert_eq!(values.len(), 3);
+/// assert_eq!(values[0], Variant::Int(42));
+/// # Ok::<(), gdvariant::TextError>(())
+/// ```
+pub fn from_text_many(text: &str, dialect: Dialect) -> Result<Vec<Variant>, TextError> {
+    parse::Parser::new(text, dialect)?.parse_sequence()
+}

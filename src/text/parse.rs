@@ -453,6 +453,15 @@ impl<'a> Parser<'a> {
         Ok(v)
     }
 
+    /// Values one after another (whitespace between them) up to the end of the input.
+    pub(crate) fn parse_sequence(&mut self) -> Result<Vec<Variant>, TextError> {
+        let mut values = Vec::new();
+        while self.tok != Tok::Eof {
+            values.push(self.value()?);
+        }
+        Ok(values)
+    }
+
     /// One value. Containers are parsed with an explicit stack of open containers (no
     /// recursion), so nesting is bounded by [`MAX_TEXT_DEPTH`] and not by the thread's stack.
     fn value(&mut self) -> Result<Variant, TextError> {
