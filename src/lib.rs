@@ -1,6 +1,7 @@
 //! gdvariant: Godot's binary Variant serialization, byte-exact for Godot 3, Godot 4 and Pandemonium.
 #![deny(missing_docs)]
 
+pub mod borrowed;
 pub mod decode;
 pub mod dialect;
 pub mod encode;
@@ -13,6 +14,7 @@ pub mod quirks;
 pub mod variant;
 pub mod version;
 
+pub use borrowed::{decode_borrowed, PackedRef, VariantRef};
 pub use decode::decode;
 pub use dialect::{DecodeOptions, Dialect, EncodeOptions, Limits};
 pub use encode::{encode, encode_into, encoded_len};
