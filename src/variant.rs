@@ -402,6 +402,61 @@ impl Variant {
         }
     }
 
+    /// Whether this is `null`.
+    pub fn is_nil(&self) -> bool {
+        matches!(self, Variant::Nil)
+    }
+
+    /// The bool, if this is one.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Variant::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The integer, if this is an `int`.
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Variant::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+
+    /// The number as `f64`, if this is a `float` or an `int` (GDScript converts ints freely).
+    pub fn as_float(&self) -> Option<f64> {
+        match self {
+            Variant::Float(f) => Some(*f),
+            Variant::Int(i) => Some(*i as f64),
+            _ => None,
+        }
+    }
+
+    /// The text, if this is a `String` or a `StringName`.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Variant::String(s) => Some(s),
+            Variant::StringName(s) => Some(&s.0),
+            _ => None,
+        }
+    }
+
+    /// The array, if this is one.
+    pub fn as_array(&self) -> Option<&Array> {
+        match self {
+            Variant::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The dictionary, if this is one.
+    pub fn as_dictionary(&self) -> Option<&Dictionary> {
+        match self {
+            Variant::Dictionary(d) => Some(d),
+            _ => None,
+        }
+    }
+
     /// Bitwise equality: like `==`, but floats compare by their bits, so NaN equals the
     /// same NaN and `0.0` differs from `-0.0`. This is "the same bytes would be written".
     pub fn same(&self, other: &Variant) -> bool {
