@@ -16,7 +16,9 @@ use std::time::Duration;
 
 /// The engine-made fixtures of a dialect (`tests/fixtures/<dir>/manifest.jsonl`), if present.
 fn corpus(dir: &str) -> Vec<(String, Vec<u8>, bool)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(dir);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(dir);
     let Ok(text) = std::fs::read_to_string(dir.join("manifest.jsonl")) else {
         return Vec::new();
     };
@@ -69,7 +71,13 @@ fn benches(c: &mut Criterion) {
         let dopts = DecodeOptions::default();
         let encoded: Vec<(&str, Vec<u8>, &Variant)> = workloads
             .iter()
-            .map(|w| (w.name, encode(&w.value, d, &eopts).expect("workload encodes"), &w.value))
+            .map(|w| {
+                (
+                    w.name,
+                    encode(&w.value, d, &eopts).expect("workload encodes"),
+                    &w.value,
+                )
+            })
             .collect();
         let fixtures: Vec<(Vec<u8>, DecodeOptions, EncodeOptions)> = corpus(t.fixtures)
             .into_iter()

@@ -481,15 +481,15 @@ impl<'a> Build<'a> for VariantRef<'a> {
             Scalar::Rect2i(x) => VariantRef::Rect2i(x),
             Scalar::Vector3(x) => VariantRef::Vector3(x),
             Scalar::Vector3i(x) => VariantRef::Vector3i(x),
-            Scalar::Transform2D(x) => VariantRef::Transform2D(Box::new(x)),
+            Scalar::Transform2D(x) => VariantRef::Transform2D(x),
             Scalar::Vector4(x) => VariantRef::Vector4(x),
             Scalar::Vector4i(x) => VariantRef::Vector4i(x),
             Scalar::Plane(x) => VariantRef::Plane(x),
             Scalar::Quaternion(x) => VariantRef::Quaternion(x),
-            Scalar::Aabb(x) => VariantRef::Aabb(Box::new(x)),
-            Scalar::Basis(x) => VariantRef::Basis(Box::new(x)),
-            Scalar::Transform3D(x) => VariantRef::Transform3D(Box::new(x)),
-            Scalar::Projection(x) => VariantRef::Projection(Box::new(x)),
+            Scalar::Aabb(x) => VariantRef::Aabb(x),
+            Scalar::Basis(x) => VariantRef::Basis(x),
+            Scalar::Transform3D(x) => VariantRef::Transform3D(x),
+            Scalar::Projection(x) => VariantRef::Projection(x),
             Scalar::Color(x) => VariantRef::Color(x),
             Scalar::Rid(x) => VariantRef::Rid(x),
             Scalar::Callable => VariantRef::Callable,
@@ -548,15 +548,14 @@ impl<'a> Build<'a> for VariantRef<'a> {
         })))
     }
     /// The common key types compare in place; the rest as the owned values do (one rule).
-    #[inline]
+    #[inline(always)]
     fn same_key(a: &VariantRef<'a>, b: &VariantRef<'a>) -> bool {
         use VariantRef as V;
         match (a, b) {
-            (V::String(x), V::String(y)) | (V::StringName(x), V::StringName(y)) => x == y,
+            (V::String(x), V::String(y)) => x.as_bytes() == y.as_bytes(),
             (V::Int(x), V::Int(y)) => x == y,
-            (V::Float(x), V::Float(y)) => x == y || (x.is_nan() && y.is_nan()),
-            (V::Bool(x), V::Bool(y)) => x == y,
-            _ => a.kind() == b.kind() && quirks::same_key(&a.to_owned(), &b.to_owned()),
+            (V::String(_) | V::Int(_), V::String(_) | V::Int(_)) => false,
+            _ => same_key_slow(a, b),
         }
     }
     fn hash_key<H: Hasher>(k: &VariantRef<'a>, h: &mut H) {
@@ -575,6 +574,17 @@ impl<'a> Build<'a> for VariantRef<'a> {
             }
             other => hash_variant_key(&other.to_owned(), h, 0),
         }
+    }
+}
+
+#[inline(never)]
+fn same_key_slow(a: &VariantRef<'_>, b: &VariantRef<'_>) -> bool {
+    use VariantRef as V;
+    match (a, b) {
+        (V::StringName(x), V::StringName(y)) => x == y,
+        (V::Float(x), V::Float(y)) => x == y || (x.is_nan() && y.is_nan()),
+        (V::Bool(x), V::Bool(y)) => x == y,
+        _ => a.kind() == b.kind() && quirks::same_key(&a.to_owned(), &b.to_owned()),
     }
 }
 

@@ -63,7 +63,8 @@ pub(crate) fn drive<'a, B: Build<'a>>(
 }
 
 /// A leaf value that owns nothing: the part of a decoded value that is the same whether the
-/// result is owned or borrowed. (Unboxed here; the builders box what their enum boxes.)
+/// result is owned or borrowed. Big math types are boxed as in [`Variant`], so that a
+/// `Scalar` stays as small as a value and moving it costs little.
 pub(crate) enum Scalar {
     Nil,
     Bool(bool),
@@ -75,15 +76,15 @@ pub(crate) enum Scalar {
     Rect2i(Rect2i),
     Vector3(Vector3),
     Vector3i(Vector3i),
-    Transform2D(Transform2D),
+    Transform2D(Box<Transform2D>),
     Vector4(Vector4),
     Vector4i(Vector4i),
     Plane(Plane),
     Quaternion(Quaternion),
-    Aabb(Aabb),
-    Basis(Basis),
-    Transform3D(Transform3D),
-    Projection(Projection),
+    Aabb(Box<Aabb>),
+    Basis(Box<Basis>),
+    Transform3D(Box<Transform3D>),
+    Projection(Box<Projection>),
     Color(Color),
     Rid(u64),
     Callable,
@@ -135,15 +136,15 @@ impl<'a> Build<'a> for Variant {
             Scalar::Rect2i(x) => Variant::Rect2i(x),
             Scalar::Vector3(x) => Variant::Vector3(x),
             Scalar::Vector3i(x) => Variant::Vector3i(x),
-            Scalar::Transform2D(x) => Variant::Transform2D(Box::new(x)),
+            Scalar::Transform2D(x) => Variant::Transform2D(x),
             Scalar::Vector4(x) => Variant::Vector4(x),
             Scalar::Vector4i(x) => Variant::Vector4i(x),
             Scalar::Plane(x) => Variant::Plane(x),
             Scalar::Quaternion(x) => Variant::Quaternion(x),
-            Scalar::Aabb(x) => Variant::Aabb(Box::new(x)),
-            Scalar::Basis(x) => Variant::Basis(Box::new(x)),
-            Scalar::Transform3D(x) => Variant::Transform3D(Box::new(x)),
-            Scalar::Projection(x) => Variant::Projection(Box::new(x)),
+            Scalar::Aabb(x) => Variant::Aabb(x),
+            Scalar::Basis(x) => Variant::Basis(x),
+            Scalar::Transform3D(x) => Variant::Transform3D(x),
+            Scalar::Projection(x) => Variant::Projection(x),
             Scalar::Color(x) => Variant::Color(x),
             Scalar::Rid(x) => Variant::Rid(x),
             Scalar::Callable => Variant::Callable,
@@ -191,13 +192,24 @@ impl<'a> Build<'a> for Variant {
     fn object(class: String, properties: Vec<(String, Variant)>) -> Variant {
         Variant::Object(Object::Full(Box::new(FullObject { class, properties })))
     }
-    #[inline]
+    /// String and integer keys (nearly all keys) compare here, inline; the rest by the rule.
+    #[inline(always)]
     fn same_key(a: &Variant, b: &Variant) -> bool {
-        quirks::same_key(a, b)
+        match (a, b) {
+            (Variant::String(x), Variant::String(y)) => x == y,
+            (Variant::Int(x), Variant::Int(y)) => x == y,
+            (Variant::String(_) | Variant::Int(_), Variant::String(_) | Variant::Int(_)) => false,
+            _ => same_key_slow(a, b),
+        }
     }
     fn hash_key<H: Hasher>(k: &Variant, h: &mut H) {
         hash_variant_key(k, h, 0)
     }
+}
+
+#[inline(never)]
+fn same_key_slow(a: &Variant, b: &Variant) -> bool {
+    quirks::same_key(a, b)
 }
 
 /// Hashes a float the way [`quirks::same_key`] compares it: all NaNs are one key, and
@@ -279,7 +291,7 @@ const INLINE_DEPTH: usize = 16;
 /// so that crafted keys cannot make it quadratic.
 struct DictFill<B> {
     entries: Vec<(B, B)>,
-    index: Option<(hashbrown::HashTable<(u64, usize)>, std::hash::RandomState)>,
+    index: Option<Box<(hashbrown::HashTable<(u64, usize)>, std::hash::RandomState)>>,
 }
 
 const DICT_INDEX_FROM: usize = 16;
@@ -294,17 +306,27 @@ impl<'a, B: Build<'a>> DictFill<B> {
 
     #[inline]
     fn insert(&mut self, key: B, value: B) {
-        let Some((table, state)) = &mut self.index else {
-            if let Some(slot) = self.entries.iter_mut().find(|(k, _)| B::same_key(k, &key)) {
+        if self.index.is_some() {
+            return self.insert_indexed(key, value);
+        }
+        for slot in self.entries.iter_mut() {
+            if B::same_key(&slot.0, &key) {
                 slot.1 = value;
                 return;
             }
-            self.entries.push((key, value));
-            if self.entries.len() >= DICT_INDEX_FROM {
-                self.build_index();
-            }
+        }
+        self.entries.push((key, value));
+        if self.entries.len() >= DICT_INDEX_FROM {
+            self.build_index();
+        }
+    }
+
+    #[inline(never)]
+    fn insert_indexed(&mut self, key: B, value: B) {
+        let Some(index) = &mut self.index else {
             return;
         };
+        let (table, state) = &mut **index;
         let h = hash_with(state, &key);
         let entries = &mut self.entries;
         match table.find(h, |&(eh, i)| eh == h && B::same_key(&entries[i].0, &key)) {
@@ -324,7 +346,7 @@ impl<'a, B: Build<'a>> DictFill<B> {
             let h = hash_with(&state, k);
             table.insert_unique(h, (h, i), |&(eh, _)| eh);
         }
-        self.index = Some((table, state));
+        self.index = Some(Box::new((table, state)));
     }
 }
 
@@ -415,6 +437,14 @@ impl<'a> Decoder<'a, '_> {
         let buf: &'a [u8] = self.buf;
         let bytes = &buf[start..start + n];
         self.pos += total;
+        // The common case: ASCII without NUL is valid UTF-8 that the engine's reading leaves
+        // as it is (no NUL to stop at, no BOM to drop), so it needs no further look.
+        if ascii_without_nul(bytes) {
+            // SAFETY: every byte is in 0x01..=0x7F, and ASCII is valid UTF-8.
+            return Ok(Cow::Borrowed(unsafe {
+                std::str::from_utf8_unchecked(bytes)
+            }));
+        }
         match quirks::engine_string(bytes, self.options.keep_leading_bom) {
             Ok(s) => Ok(s),
             Err(i) => Err(DecodeError::InvalidUtf8 {
@@ -507,83 +537,119 @@ impl<'a> Decoder<'a, '_> {
         })
     }
 
+    /// The driver: reads the root, then fills the innermost open container until it is full
+    /// (and hands it to its parent) or until one of its elements opens a container of its own.
     fn run<B: Build<'a>>(&mut self) -> Result<B, DecodeError> {
         let mut stack: SmallVec<[Frame<'a, B>; INLINE_DEPTH]> = SmallVec::new();
-        'values: loop {
-            if stack.len() > self.options.limits.max_depth {
-                return Err(DecodeError::TooDeep {
-                    offset: self.pos,
-                    limit: self.options.limits.max_depth,
-                    dialect: self.dialect,
-                });
+        match self.one::<B>()? {
+            Step::Value(v) => return Ok(v),
+            Step::Open(frame) => stack.push(frame),
+        }
+        loop {
+            let depth = stack.len();
+            let top = stack.last_mut().expect("the stack is never empty here");
+            if let Some(child) = self.fill(top, depth)? {
+                stack.push(child);
+                continue;
             }
-            let mut value = match self.one::<B>()? {
-                Step::Value(v) => v,
-                Step::Open(mut frame) => {
-                    // An empty container is finished at once; otherwise read its first element.
-                    if self.ready(&mut frame)? {
-                        stack.push(frame);
-                        continue 'values;
-                    }
-                    close(frame)
-                }
-            };
-            // Hand the value to the enclosing containers, closing each that is now full.
-            loop {
-                let Some(top) = stack.last_mut() else {
-                    return Ok(value);
-                };
-                match top {
-                    Frame::Array { items, left, .. } => {
-                        items.push(value);
-                        *left -= 1;
-                    }
-                    Frame::Dict {
-                        fill, left, key, ..
-                    } => match key.take() {
-                        None => {
-                            *key = Some(value);
-                            continue 'values;
-                        }
-                        Some(k) => {
-                            fill.insert(k, value);
-                            *left -= 1;
-                        }
-                    },
-                    Frame::Object {
-                        props, left, name, ..
-                    } => {
-                        if let Some(name) = name.take() {
-                            props.push((name, value));
-                        }
-                        *left -= 1;
-                    }
-                }
-                if self.ready(top)? {
-                    continue 'values;
-                }
-                value = close(stack.pop().expect("top exists"));
+            let done = close(stack.pop().expect("top exists"));
+            match stack.last_mut() {
+                Some(parent) => accept(parent, done),
+                None => return Ok(done),
             }
         }
     }
 
-    /// Whether `frame` wants another element; for objects, reads the next property name.
+    /// Reads elements of `frame` (at nesting `depth`) until it is full (`None`) or an element
+    /// opens a container (returned; a dictionary keeps the key read, an object the name).
     #[inline]
-    fn ready<B: Build<'a>>(&mut self, frame: &mut Frame<'a, B>) -> Result<bool, DecodeError> {
+    fn fill<B: Build<'a>>(
+        &mut self,
+        frame: &mut Frame<'a, B>,
+        depth: usize,
+    ) -> Result<Option<Frame<'a, B>>, DecodeError> {
         match frame {
-            Frame::Array { left, .. } | Frame::Dict { left, .. } => Ok(*left > 0),
-            Frame::Object { left, name, .. } => {
-                if *left == 0 {
-                    return Ok(false);
+            Frame::Array { items, left, .. } => {
+                while *left > 0 {
+                    self.check_depth(depth)?;
+                    match self.one::<B>()? {
+                        Step::Value(v) => items.push(v),
+                        Step::Open(child) => return Ok(Some(child)),
+                    }
+                    *left -= 1;
                 }
-                *name = Some(self.string::<B>()?);
-                Ok(true)
             }
+            Frame::Dict {
+                fill, left, key, ..
+            } => {
+                while *left > 0 {
+                    let k = match key.take() {
+                        Some(k) => k,
+                        None => {
+                            self.check_depth(depth)?;
+                            match self.one::<B>()? {
+                                Step::Value(v) => v,
+                                Step::Open(child) => return Ok(Some(child)),
+                            }
+                        }
+                    };
+                    self.check_depth(depth)?;
+                    match self.one::<B>()? {
+                        Step::Value(v) => fill.insert(k, v),
+                        Step::Open(child) => {
+                            *key = Some(k);
+                            return Ok(Some(child));
+                        }
+                    }
+                    *left -= 1;
+                }
+            }
+            Frame::Object {
+                props, left, name, ..
+            } => {
+                while *left > 0 {
+                    // The name is read before the depth is checked, as the engine does.
+                    let n = match name.take() {
+                        Some(n) => n,
+                        None => self.string::<B>()?,
+                    };
+                    self.check_depth(depth)?;
+                    match self.one::<B>()? {
+                        Step::Value(v) => props.push((n, v)),
+                        Step::Open(child) => {
+                            *name = Some(n);
+                            return Ok(Some(child));
+                        }
+                    }
+                    *left -= 1;
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// The engine's "Variant is too deep" before reading a value nested `depth` deep.
+    #[inline(always)]
+    fn check_depth(&self, depth: usize) -> Result<(), DecodeError> {
+        if depth > self.options.limits.max_depth {
+            return Err(self.too_deep());
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn too_deep(&self) -> DecodeError {
+        DecodeError::TooDeep {
+            offset: self.pos,
+            limit: self.options.limits.max_depth,
+            dialect: self.dialect,
         }
     }
 
-    /// Reads one header and, for leaves, the whole value.
-    #[inline]
+    /// Reads one header and, for leaves, the whole value. The common leaf types are read
+    /// here, inline in the driver's loop; the rest (and containers) in [`Decoder::other`],
+    /// which keeps this function small enough to stay in registers.
+    #[inline(always)]
     fn one<B: Build<'a>>(&mut self) -> Result<Step<'a, B>, DecodeError> {
         let at = self.pos;
         let header = self.u32()?;
@@ -598,7 +664,6 @@ impl<'a> Decoder<'a, '_> {
             });
         };
         let flag = header & FLAG_64 != 0;
-        let wide = flag && dialect.flag64_reals(version, kind);
         let s = match kind {
             Kind::Nil => Scalar::Nil,
             Kind::Bool => Scalar::Bool(self.u32()? != 0),
@@ -613,10 +678,31 @@ impl<'a> Decoder<'a, '_> {
                 crate::layout::real_from_f32_bits(self.u32()?)
             }),
             Kind::String => return Ok(Step::Value(B::string(self.string::<B>()?))),
+            Kind::Vector2 => {
+                let wide = flag && dialect.flag64_reals(version, kind);
+                Scalar::Vector2(self.fixed(fixed::vector2_size(wide), |b| {
+                    fixed::decode_vector2(b, wide)
+                })?)
+            }
+            _ => return self.other(at, header, kind),
+        };
+        Ok(Step::Value(B::scalar(s)))
+    }
+
+    /// [`Decoder::one`] for the other types, after the header.
+    #[inline(never)]
+    fn other<B: Build<'a>>(
+        &mut self,
+        at: usize,
+        header: u32,
+        kind: Kind,
+    ) -> Result<Step<'a, B>, DecodeError> {
+        let tag = header & quirks::TYPE_MASK;
+        let (dialect, version) = (self.dialect, self.version);
+        let flag = header & FLAG_64 != 0;
+        let wide = flag && dialect.flag64_reals(version, kind);
+        let s = match kind {
             Kind::StringName => return Ok(Step::Value(B::string_name(self.string::<B>()?))),
-            Kind::Vector2 => Scalar::Vector2(self.fixed(fixed::vector2_size(wide), |b| {
-                fixed::decode_vector2(b, wide)
-            })?),
             Kind::Vector2i => Scalar::Vector2i(self.fixed(fixed::vector2i_size(false), |b| {
                 fixed::decode_vector2i(b, false)
             })?),
@@ -632,11 +718,11 @@ impl<'a> Decoder<'a, '_> {
             Kind::Vector3i => Scalar::Vector3i(self.fixed(fixed::vector3i_size(false), |b| {
                 fixed::decode_vector3i(b, false)
             })?),
-            Kind::Transform2D => {
-                Scalar::Transform2D(self.fixed(fixed::transform2d_size(wide), |b| {
+            Kind::Transform2D => Scalar::Transform2D(Box::new(
+                self.fixed(fixed::transform2d_size(wide), |b| {
                     fixed::decode_transform2d(b, wide)
-                })?)
-            }
+                })?,
+            )),
             Kind::Vector4 => Scalar::Vector4(self.fixed(fixed::vector4_size(wide), |b| {
                 fixed::decode_vector4(b, wide)
             })?),
@@ -651,21 +737,21 @@ impl<'a> Decoder<'a, '_> {
                     fixed::decode_quaternion(b, wide)
                 })?)
             }
-            Kind::Aabb => {
-                Scalar::Aabb(self.fixed(fixed::aabb_size(wide), |b| fixed::decode_aabb(b, wide))?)
-            }
-            Kind::Basis => Scalar::Basis(
+            Kind::Aabb => Scalar::Aabb(Box::new(
+                self.fixed(fixed::aabb_size(wide), |b| fixed::decode_aabb(b, wide))?,
+            )),
+            Kind::Basis => Scalar::Basis(Box::new(
                 self.fixed(fixed::basis_size(wide), |b| fixed::decode_basis(b, wide))?,
-            ),
-            Kind::Transform3D => {
-                Scalar::Transform3D(self.fixed(fixed::transform3d_size(wide), |b| {
+            )),
+            Kind::Transform3D => Scalar::Transform3D(Box::new(
+                self.fixed(fixed::transform3d_size(wide), |b| {
                     fixed::decode_transform3d(b, wide)
-                })?)
-            }
+                })?,
+            )),
             Kind::Projection => {
-                Scalar::Projection(self.fixed(fixed::projection_size(wide), |b| {
+                Scalar::Projection(Box::new(self.fixed(fixed::projection_size(wide), |b| {
                     fixed::decode_projection(b, wide)
-                })?)
+                })?))
             }
             Kind::Color => Scalar::Color(
                 self.fixed(fixed::color_size(false), |b| fixed::decode_color(b, false))?,
@@ -686,7 +772,10 @@ impl<'a> Decoder<'a, '_> {
                 return Ok(Step::Value(B::signal(name, object)));
             }
             Kind::Dictionary => {
-                let typed = if dialect.has_feature(version, Feature::TypedDictionary) {
+                // No container-kind bits means no type data, whatever the version says.
+                let kinds = (header >> quirks::CONTAINER_KIND_SHIFT) & 0xF;
+                let typed = if kinds != 0 && dialect.has_feature(version, Feature::TypedDictionary)
+                {
                     let key = self.element_type((header >> quirks::CONTAINER_KIND_SHIFT) & 3)?;
                     let value =
                         self.element_type((header >> (quirks::CONTAINER_KIND_SHIFT + 2)) & 3)?;
@@ -704,7 +793,9 @@ impl<'a> Decoder<'a, '_> {
                 }));
             }
             Kind::Array => {
-                let typed = if dialect.has_feature(version, Feature::TypedArray) {
+                let typed = if (header >> quirks::CONTAINER_KIND_SHIFT) & 3 != 0
+                    && dialect.has_feature(version, Feature::TypedArray)
+                {
                     self.element_type((header >> quirks::CONTAINER_KIND_SHIFT) & 3)?
                         .map(|element| {
                             Box::new(ArrayType {
@@ -764,7 +855,7 @@ impl<'a> Decoder<'a, '_> {
                 }
                 return Ok(Step::Value(B::string_array(v)));
             }
-            #[allow(unreachable_patterns)]
+            // Nil, Bool, Int, Float, String and Vector2 are read in `one`; nothing else is left.
             _ => {
                 return Err(DecodeError::UnknownType {
                     offset: at,
@@ -886,6 +977,52 @@ impl<'a> Decoder<'a, '_> {
             left,
             typed,
         }))
+    }
+}
+
+/// Whether every byte is in `0x01..=0x7F`. Eight bytes at a time: `x - 0x01…01` sets a
+/// byte's top bit when the lowest zero byte borrows, and `x` sets it for bytes >= 0x80; a
+/// borrow can also flag a later byte, which only sends the string down the careful path.
+#[inline]
+fn ascii_without_nul(b: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = b.chunks_exact(8);
+    let mut flags = 0u64;
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        let x = u64::from_le_bytes(w);
+        flags |= (x.wrapping_sub(ONES) | x) & HIGH;
+    }
+    flags == 0 && chunks.remainder().iter().all(|&c| c.wrapping_sub(1) < 0x7f)
+}
+
+/// Hands a finished container to its parent.
+#[inline]
+fn accept<'a, B: Build<'a>>(parent: &mut Frame<'a, B>, value: B) {
+    match parent {
+        Frame::Array { items, left, .. } => {
+            items.push(value);
+            *left -= 1;
+        }
+        Frame::Dict {
+            fill, left, key, ..
+        } => match key.take() {
+            None => *key = Some(value),
+            Some(k) => {
+                fill.insert(k, value);
+                *left -= 1;
+            }
+        },
+        Frame::Object {
+            props, left, name, ..
+        } => {
+            if let Some(n) = name.take() {
+                props.push((n, value));
+            }
+            *left -= 1;
+        }
     }
 }
 

@@ -9,11 +9,20 @@ const G323: Version = Version::new(3, 2, 3);
 
 fn check_corpus(dir: &str, min: usize) {
     let fixtures = load(dir);
-    assert!(fixtures.len() >= min, "{dir}: only {} fixtures", fixtures.len());
+    assert!(
+        fixtures.len() >= min,
+        "{dir}: only {} fixtures",
+        fixtures.len()
+    );
     let mut bad = Mismatches::default();
     for f in &fixtures {
         let full = f.bool("full_objects");
-        let d = DecodeOptions { version: Some(G323), allow_objects: full, keep_leading_bom: true, ..Default::default() };
+        let d = DecodeOptions {
+            version: Some(G323),
+            allow_objects: full,
+            keep_leading_bom: true,
+            ..Default::default()
+        };
         let (value, used) = match decode(&f.bytes, Dialect::Godot3, &d) {
             Ok(x) => x,
             Err(e) => {
@@ -25,10 +34,21 @@ fn check_corpus(dir: &str, min: usize) {
             bad.push(&f.name, format!("used {used} of {}", f.bytes.len()));
         }
         // Godot 3.2.3 leaves NodePath padding uninitialised: compare with the zeroed twin.
-        let e = EncodeOptions { version: Some(G323), full_objects: full, ..Default::default() };
+        let e = EncodeOptions {
+            version: Some(G323),
+            full_objects: full,
+            ..Default::default()
+        };
         match encode(&value, Dialect::Godot3, &e) {
             Ok(b) if b == f.expected => {}
-            Ok(b) => bad.push(&f.name, format!("re-encode differs\n  want {}\n  got  {}", hex(&f.expected), hex(&b))),
+            Ok(b) => bad.push(
+                &f.name,
+                format!(
+                    "re-encode differs\n  want {}\n  got  {}",
+                    hex(&f.expected),
+                    hex(&b)
+                ),
+            ),
             Err(e) => bad.push(&f.name, format!("encode: {e}")),
         }
     }
@@ -53,18 +73,37 @@ fn malformed_inputs_get_the_engines_verdict() {
     assert!(cases.len() >= 50, "{}", cases.len());
     let mut bad = Mismatches::default();
     for c in &cases {
-        let r = decode(&c.bytes, Dialect::Godot3, &DecodeOptions { version: Some(G323), ..Default::default() });
+        let r = decode(
+            &c.bytes,
+            Dialect::Godot3,
+            &DecodeOptions {
+                version: Some(G323),
+                ..Default::default()
+            },
+        );
         match (c.bool("ok"), r) {
             (true, Ok(_)) => {}
             (false, Err(e)) => {
                 let want = c.str("error");
                 // Depth: Godot 3.2.3 has no recursion limit and crashes far deeper than we allow.
-                if want != "error" && want != e.engine_error() && !matches!(e, DecodeError::TooDeep { .. }) {
-                    bad.push(&c.name, format!("engine {want}, ours {} ({e})", e.engine_error()));
+                if want != "error"
+                    && want != e.engine_error()
+                    && !matches!(e, DecodeError::TooDeep { .. })
+                {
+                    bad.push(
+                        &c.name,
+                        format!("engine {want}, ours {} ({e})", e.engine_error()),
+                    );
                 }
             }
-            (true, Err(e)) => bad.push(&c.name, format!("engine accepts ({}), we refuse: {e}", c.str("text"))),
-            (false, Ok((v, _))) => bad.push(&c.name, format!("engine refuses ({}), we accept {v:?}", c.str("error"))),
+            (true, Err(e)) => bad.push(
+                &c.name,
+                format!("engine accepts ({}), we refuse: {e}", c.str("text")),
+            ),
+            (false, Ok((v, _))) => bad.push(
+                &c.name,
+                format!("engine refuses ({}), we accept {v:?}", c.str("error")),
+            ),
         }
     }
     bad.check(cases.len());

@@ -28,7 +28,10 @@ fn sample(kind: Kind) -> Option<Variant> {
         Kind::Quaternion => Variant::Quaternion(Quaternion::new(0.0, 0.0, 0.0, 1.0)),
         Kind::Aabb => Variant::Aabb(Box::new(Aabb::new(v3, v3))),
         Kind::Basis => Variant::Basis(Box::new(Basis { rows: [v3, v3, v3] })),
-        Kind::Transform3D => Variant::Transform3D(Box::new(Transform3D { basis: Basis::IDENTITY, origin: v3 })),
+        Kind::Transform3D => Variant::Transform3D(Box::new(Transform3D {
+            basis: Basis::IDENTITY,
+            origin: v3,
+        })),
         Kind::Projection => Variant::Projection(Box::new(Projection::IDENTITY)),
         Kind::Color => Variant::Color(Color::new(1.0, 0.5, 0.0, 1.0)),
         Kind::StringName => Variant::StringName(StringName::from("name")),
@@ -36,8 +39,15 @@ fn sample(kind: Kind) -> Option<Variant> {
         Kind::Rid => Variant::Rid(0),
         Kind::Object => Variant::Object(Object::Id(7)),
         Kind::Callable => Variant::Callable,
-        Kind::Signal => Variant::Signal(Signal { name: "hit".into(), object: 3 }),
-        Kind::Dictionary => Variant::Dictionary([(Variant::from("k"), Variant::Int(1))].into_iter().collect()),
+        Kind::Signal => Variant::Signal(Signal {
+            name: "hit".into(),
+            object: 3,
+        }),
+        Kind::Dictionary => Variant::Dictionary(
+            [(Variant::from("k"), Variant::Int(1))]
+                .into_iter()
+                .collect(),
+        ),
         Kind::Array => Variant::Array(Array::new(vec![Variant::Int(1), Variant::from("x")])),
         Kind::PackedByteArray => Variant::PackedByteArray(vec![1, 2, 3]),
         Kind::PackedInt32Array => Variant::PackedInt32Array(vec![1, -2]),
@@ -52,7 +62,10 @@ fn sample(kind: Kind) -> Option<Variant> {
         Kind::PackedColorArray => Variant::PackedColorArray(vec![Color::new(0.0, 0.0, 1.0, 1.0)]),
         Kind::PackedVector4Array => Variant::PackedVector4Array(vec![v4]),
         Kind::PackedVector4iArray => Variant::PackedVector4iArray(vec![Vector4i::new(1, 2, 3, 4)]),
-        Kind::TypedArray => Variant::Array(Array::typed(ElementType::Builtin(Kind::Int), vec![Variant::Int(2)])),
+        Kind::TypedArray => Variant::Array(Array::typed(
+            ElementType::Builtin(Kind::Int),
+            vec![Variant::Int(2)],
+        )),
         Kind::PackedTypedArray => {
             let mut a = Array::typed(ElementType::Builtin(Kind::Float), vec![Variant::Float(0.5)]);
             a.typed.as_mut()?.pandemonium_packed = true;
@@ -64,9 +77,19 @@ fn sample(kind: Kind) -> Option<Variant> {
 
 fn versions(d: Dialect) -> Vec<Version> {
     match d {
-        Dialect::Godot3 => vec![Version::new(3, 0, 0), Version::new(3, 2, 3), Version::new(3, 6, 0)],
-        Dialect::Godot4 => ["4.0", "4.1", "4.2", "4.3", "4.4", "4.5", "4.6.3"].iter().map(|s| s.parse().unwrap()).collect(),
-        Dialect::Pandemonium => ["3.5", "3.7", "3.8", "4.9", "5.0", "5.2"].iter().map(|s| s.parse().unwrap()).collect(),
+        Dialect::Godot3 => vec![
+            Version::new(3, 0, 0),
+            Version::new(3, 2, 3),
+            Version::new(3, 6, 0),
+        ],
+        Dialect::Godot4 => ["4.0", "4.1", "4.2", "4.3", "4.4", "4.5", "4.6.3"]
+            .iter()
+            .map(|s| s.parse().unwrap())
+            .collect(),
+        Dialect::Pandemonium => ["3.5", "3.7", "3.8", "4.9", "5.0", "5.2"]
+            .iter()
+            .map(|s| s.parse().unwrap())
+            .collect(),
     }
 }
 
@@ -76,23 +99,48 @@ fn every_type_of_every_dialect_version_and_precision_round_trips() {
     for dialect in Dialect::ALL {
         for version in versions(dialect) {
             for &kind in Kind::ALL {
-                let Some(id) = dialect.id_of(version, kind) else { continue };
-                assert_eq!(dialect.kind_of(version, id), Some(kind), "{dialect} {version} id {id}");
+                let Some(id) = dialect.id_of(version, kind) else {
+                    continue;
+                };
+                assert_eq!(
+                    dialect.kind_of(version, id),
+                    Some(kind),
+                    "{dialect} {version} id {id}"
+                );
                 let value = sample(kind).unwrap_or_else(|| panic!("no sample for {kind:?}"));
-                let precisions: &[bool] = if dialect == Dialect::Godot4 { &[false, true] } else { &[false] };
+                let precisions: &[bool] = if dialect == Dialect::Godot4 {
+                    &[false, true]
+                } else {
+                    &[false]
+                };
                 for &double in precisions {
-                    let e = EncodeOptions { version: Some(version), double_precision: double, ..Default::default() };
+                    let e = EncodeOptions {
+                        version: Some(version),
+                        double_precision: double,
+                        ..Default::default()
+                    };
                     let bytes = match encode(&value, dialect, &e) {
                         Ok(b) => b,
                         // Typed arrays exist only from 4.3 / Pandemonium 5.
-                        Err(EncodeError::Unsupported { .. }) if matches!(kind, Kind::Array) => continue,
+                        Err(EncodeError::Unsupported { .. }) if matches!(kind, Kind::Array) => {
+                            continue
+                        }
                         Err(err) => panic!("{dialect} {version} {kind:?}: {err}"),
                     };
                     assert_eq!(bytes.len() % 4, 0);
-                    assert_eq!(bytes[0] as u32, id, "{dialect} {version} {kind:?}: header id");
-                    let d = DecodeOptions { version: Some(version), ..Default::default() };
+                    assert_eq!(
+                        bytes[0] as u32, id,
+                        "{dialect} {version} {kind:?}: header id"
+                    );
+                    let d = DecodeOptions {
+                        version: Some(version),
+                        ..Default::default()
+                    };
                     let (back, used) = decode(&bytes, dialect, &d).unwrap();
-                    assert!(back.same(&value), "{dialect} {version} {kind:?} double={double}: {back:?}");
+                    assert!(
+                        back.same(&value),
+                        "{dialect} {version} {kind:?} double={double}: {back:?}"
+                    );
                     assert_eq!(used, bytes.len());
                     exercised += 1;
                 }
@@ -105,12 +153,17 @@ fn every_type_of_every_dialect_version_and_precision_round_trips() {
 /// Every Godot 4.3 type id is the top-level type of some engine-made fixture.
 #[test]
 fn every_godot4_type_id_has_engine_bytes() {
-    let seen: std::collections::BTreeSet<u64> =
-        common::load("godot4").iter().map(|f| f.json["type"].as_u64().unwrap()).collect();
+    let seen: std::collections::BTreeSet<u64> = common::load("godot4")
+        .iter()
+        .map(|f| f.json["type"].as_u64().unwrap())
+        .collect();
     let v = Version::new(4, 3, 0);
     for &kind in Kind::ALL {
         if let Some(id) = Dialect::Godot4.id_of(v, kind) {
-            assert!(seen.contains(&u64::from(id)), "{kind:?} ({id}) has no Godot 4.3 fixture");
+            assert!(
+                seen.contains(&u64::from(id)),
+                "{kind:?} ({id}) has no Godot 4.3 fixture"
+            );
         }
     }
 }
