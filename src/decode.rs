@@ -439,7 +439,7 @@ impl<'a> Decoder<'a, '_> {
         self.pos += total;
         // The common case: ASCII without NUL is valid UTF-8 that the engine's reading leaves
         // as it is (no NUL to stop at, no BOM to drop), so it needs no further look.
-        if ascii_without_nul(bytes) {
+        if ascii_without_nul(&buf[start..start + total], n) {
             // SAFETY: every byte is in 0x01..=0x7F, and ASCII is valid UTF-8.
             return Ok(Cow::Borrowed(unsafe {
                 std::str::from_utf8_unchecked(bytes)
@@ -980,22 +980,60 @@ impl<'a> Decoder<'a, '_> {
     }
 }
 
-/// Whether every byte is in `0x01..=0x7F`. Eight bytes at a time: `x - 0x01…01` sets a
-/// byte's top bit when the lowest zero byte borrows, and `x` sets it for bytes >= 0x80; a
-/// borrow can also flag a later byte, which only sends the string down the careful path.
-#[inline]
-fn ascii_without_nul(b: &[u8]) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut chunks = b.chunks_exact(8);
-    let mut flags = 0u64;
-    for c in &mut chunks {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        let x = u64::from_le_bytes(w);
+/// Whether the first `n` bytes of `padded` (a string and its padding to 4) are all in
+/// `0x01..=0x7F`. Four bytes at a time, padding included but forced to `0x01`: `x - 0x01…01`
+/// sets a byte's top bit when the lowest zero byte borrows, and `x` sets it for bytes >= 0x80;
+/// a borrow can also flag a later byte, which only sends the string down the careful path.
+#[inline(always)]
+fn ascii_without_nul(padded: &[u8], n: usize) -> bool {
+    const ONES: u32 = 0x0101_0101;
+    const HIGH: u32 = 0x8080_8080;
+    let word = |at: usize| {
+        let mut w = [0u8; 4];
+        w.copy_from_slice(&padded[at..at + 4]);
+        u32::from_le_bytes(w)
+    };
+    let full = n / 4;
+    let mut flags = 0u32;
+    for i in 0..full {
+        let x = word(4 * i);
         flags |= (x.wrapping_sub(ONES) | x) & HIGH;
     }
-    flags == 0 && chunks.remainder().iter().all(|&c| c.wrapping_sub(1) < 0x7f)
+    let rem = n % 4;
+    if rem != 0 {
+        // The last word: its top `4 - rem` bytes are padding, read as 0x01.
+        let keep = u32::MAX >> (8 * (4 - rem));
+        let x = (word(4 * full) & keep) | (ONES & !keep);
+        flags |= (x.wrapping_sub(ONES) | x) & HIGH;
+    }
+    flags == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ascii_without_nul;
+
+    /// The word-at-a-time check agrees with the plain definition, whatever the padding holds.
+    #[test]
+    fn ascii_check_matches_the_definition() {
+        let alphabet = [0u8, 1, b'a', 0x7f, 0x80, 0xc3, 0xff];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for n in 0..40usize {
+            for _ in 0..200 {
+                let total = n + (4 - n % 4) % 4;
+                let bytes: Vec<u8> = (0..total)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        alphabet[(seed % alphabet.len() as u64) as usize]
+                    })
+                    .collect();
+                let want = bytes[..n].iter().all(|&b| (1..=0x7f).contains(&b));
+                assert_eq!(ascii_without_nul(&bytes, n), want, "{bytes:?} n={n}");
+            }
+        }
+    }
 }
 
 /// Hands a finished container to its parent.

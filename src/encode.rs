@@ -13,6 +13,7 @@ use crate::math::*;
 use crate::quirks::{self, FLAG_64};
 use crate::variant::*;
 use crate::version::Version;
+use std::cell::Cell;
 
 /// Encodes `value` as the engine of `dialect` (at `options.version`) would.
 ///
@@ -40,10 +41,11 @@ pub fn encode_into(
     options: &EncodeOptions,
     out: &mut Vec<u8>,
 ) -> Result<(), EncodeError> {
-    let len = encoded_len(value, dialect, options)?;
+    let ids = TypeIds::new();
+    let len = size(value, dialect, options, &ids)?;
     out.reserve_exact(len);
     let start = out.len();
-    let mut w = Encoder::new(dialect, options, Writer(out)).map_err(rooted)?;
+    let mut w = Encoder::new(dialect, options, &ids, Writer(out)).map_err(rooted)?;
     w.value(value, 0).map_err(rooted)?;
     debug_assert_eq!(out.len() - start, len, "sizing and writing passes disagree");
     Ok(())
@@ -55,13 +57,26 @@ pub fn encoded_len(
     dialect: Dialect,
     options: &EncodeOptions,
 ) -> Result<usize, EncodeError> {
-    let mut c = Encoder::new(dialect, options, Counter(0)).map_err(rooted)?;
+    size(value, dialect, options, &TypeIds::new())
+}
+
+/// The sizing pass: validates `value` and counts its bytes.
+fn size(
+    value: &Variant,
+    dialect: Dialect,
+    options: &EncodeOptions,
+    ids: &TypeIds,
+) -> Result<usize, EncodeError> {
+    let mut c = Encoder::new(dialect, options, ids, Counter(0)).map_err(rooted)?;
     c.value(value, 0).map_err(rooted)?;
     Ok(c.out.0)
 }
 
 /// Where encoded bytes go.
 trait Sink {
+    /// Whether this pass validates the value. The sizing pass does, so the writing pass,
+    /// which only ever runs after it succeeded, skips the checks.
+    const CHECKS: bool;
     fn put(&mut self, bytes: &[u8]);
     fn zeros(&mut self, n: usize);
     /// A fixed layout of `size` bytes, written by `f` (only called when writing).
@@ -80,6 +95,7 @@ trait Sink {
 struct Counter(usize);
 
 impl Sink for Counter {
+    const CHECKS: bool = true;
     #[inline]
     fn put(&mut self, bytes: &[u8]) {
         self.0 += bytes.len();
@@ -98,6 +114,7 @@ impl Sink for Counter {
 struct Writer<'a>(&'a mut Vec<u8>);
 
 impl Sink for Writer<'_> {
+    const CHECKS: bool = false;
     #[inline]
     fn put(&mut self, bytes: &[u8]) {
         self.0.extend_from_slice(bytes);
@@ -117,7 +134,36 @@ struct Encoder<'o, S> {
     version: Version,
     options: &'o EncodeOptions,
     max_depth: usize,
+    ids: &'o TypeIds,
     out: S,
+}
+
+/// The type ids of the kinds met so far, shared by the sizing and the writing pass: looking
+/// one up in the generated tables costs more than the rest of writing a small value.
+struct TypeIds([Cell<u32>; 64]);
+
+/// Not looked up yet.
+const ID_UNKNOWN: u32 = u32::MAX;
+/// The dialect has no such type at this version.
+const ID_NONE: u32 = u32::MAX - 1;
+
+impl TypeIds {
+    fn new() -> TypeIds {
+        TypeIds([const { Cell::new(ID_UNKNOWN) }; 64])
+    }
+
+    #[inline(always)]
+    fn get(&self, dialect: Dialect, version: Version, kind: Kind) -> Option<u32> {
+        let Some(slot) = self.0.get(kind as usize) else {
+            return dialect.id_of(version, kind);
+        };
+        let mut id = slot.get();
+        if id == ID_UNKNOWN {
+            id = dialect.id_of(version, kind).unwrap_or(ID_NONE);
+            slot.set(id);
+        }
+        (id != ID_NONE).then_some(id)
+    }
 }
 
 fn path_of(e: &mut EncodeError) -> &mut String {
@@ -157,7 +203,12 @@ fn key_segment(k: &Variant) -> String {
 }
 
 impl<'o, S: Sink> Encoder<'o, S> {
-    fn new(dialect: Dialect, options: &'o EncodeOptions, out: S) -> Result<Self, EncodeError> {
+    fn new(
+        dialect: Dialect,
+        options: &'o EncodeOptions,
+        ids: &'o TypeIds,
+        out: S,
+    ) -> Result<Self, EncodeError> {
         let version = options.version.unwrap_or_else(|| dialect.newest());
         if options.double_precision && dialect != Dialect::Godot4 {
             // Godot 3 and Pandemonium marshal math types with 4-byte floats whatever real_t is.
@@ -173,19 +224,27 @@ impl<'o, S: Sink> Encoder<'o, S> {
             version,
             options,
             max_depth: options.max_depth.unwrap_or(1024),
+            ids,
             out,
         })
     }
 
+    #[inline(always)]
     fn id(&self, kind: Kind) -> Result<u32, EncodeError> {
-        self.dialect
-            .id_of(self.version, kind)
-            .ok_or_else(|| EncodeError::Unrepresentable {
-                kind,
-                dialect: self.dialect,
-                version: self.version,
-                path: String::new(),
-            })
+        match self.ids.get(self.dialect, self.version, kind) {
+            Some(id) => Ok(id),
+            None => Err(self.unrepresentable(kind)),
+        }
+    }
+
+    #[cold]
+    fn unrepresentable(&self, kind: Kind) -> EncodeError {
+        EncodeError::Unrepresentable {
+            kind,
+            dialect: self.dialect,
+            version: self.version,
+            path: String::new(),
+        }
     }
 
     fn unsupported(&self, what: &str) -> EncodeError {
@@ -222,14 +281,16 @@ impl<'o, S: Sink> Encoder<'o, S> {
         Ok(())
     }
 
-    /// Whether math type `kind` is written with doubles, and a check that the reals fit
-    /// single precision otherwise.
-    fn wide(&self, kind: Kind, reals: &[f64]) -> Result<bool, EncodeError> {
+    /// Whether math type `kind` is written with doubles, and (in the sizing pass) a check
+    /// that the reals fit single precision otherwise. The reals come as an iterator so that
+    /// no temporary vector is built for the check.
+    #[inline]
+    fn wide(&self, kind: Kind, reals: impl IntoIterator<Item = f64>) -> Result<bool, EncodeError> {
         if self.options.double_precision && self.dialect.flag64_reals(self.version, kind) {
             return Ok(true);
         }
-        if !self.options.round_reals {
-            if let Some(&bad) = reals.iter().find(|&&r| !fits_f32(r)) {
+        if S::CHECKS && !self.options.round_reals {
+            if let Some(bad) = reals.into_iter().find(|&r| !fits_f32(r)) {
                 return Err(EncodeError::InexactReal {
                     value: bad,
                     path: String::new(),
@@ -249,7 +310,7 @@ impl<'o, S: Sink> Encoder<'o, S> {
         &mut self,
         kind: Kind,
         v: &T,
-        reals: &[f64],
+        reals: impl IntoIterator<Item = f64>,
         size: fn(bool) -> usize,
         enc: fn(&T, bool, &mut Vec<u8>),
     ) -> Result<(), EncodeError> {
@@ -301,84 +362,84 @@ impl<'o, S: Sink> Encoder<'o, S> {
             Variant::Vector2(x) => self.fixed(
                 Kind::Vector2,
                 x,
-                &[x.x, x.y],
+                [x.x, x.y],
                 fixed::vector2_size,
                 fixed::encode_vector2,
             )?,
             Variant::Vector2i(x) => self.fixed(
                 Kind::Vector2i,
                 x,
-                &[],
+                [],
                 fixed::vector2i_size,
                 fixed::encode_vector2i,
             )?,
             Variant::Rect2(x) => self.fixed(
                 Kind::Rect2,
                 x,
-                &[x.position.x, x.position.y, x.size.x, x.size.y],
+                [x.position.x, x.position.y, x.size.x, x.size.y],
                 fixed::rect2_size,
                 fixed::encode_rect2,
             )?,
             Variant::Rect2i(x) => self.fixed(
                 Kind::Rect2i,
                 x,
-                &[],
+                [],
                 fixed::rect2i_size,
                 fixed::encode_rect2i,
             )?,
             Variant::Vector3(x) => self.fixed(
                 Kind::Vector3,
                 x,
-                &[x.x, x.y, x.z],
+                [x.x, x.y, x.z],
                 fixed::vector3_size,
                 fixed::encode_vector3,
             )?,
             Variant::Vector3i(x) => self.fixed(
                 Kind::Vector3i,
                 x,
-                &[],
+                [],
                 fixed::vector3i_size,
                 fixed::encode_vector3i,
             )?,
             Variant::Transform2D(x) => self.fixed(
                 Kind::Transform2D,
                 &**x,
-                &[x.x.x, x.x.y, x.y.x, x.y.y, x.origin.x, x.origin.y],
+                [x.x.x, x.x.y, x.y.x, x.y.y, x.origin.x, x.origin.y],
                 fixed::transform2d_size,
                 fixed::encode_transform2d,
             )?,
             Variant::Vector4(x) => self.fixed(
                 Kind::Vector4,
                 x,
-                &[x.x, x.y, x.z, x.w],
+                [x.x, x.y, x.z, x.w],
                 fixed::vector4_size,
                 fixed::encode_vector4,
             )?,
             Variant::Vector4i(x) => self.fixed(
                 Kind::Vector4i,
                 x,
-                &[],
+                [],
                 fixed::vector4i_size,
                 fixed::encode_vector4i,
             )?,
             Variant::Plane(x) => self.fixed(
                 Kind::Plane,
                 x,
-                &[x.normal.x, x.normal.y, x.normal.z, x.d],
+                [x.normal.x, x.normal.y, x.normal.z, x.d],
                 fixed::plane_size,
                 fixed::encode_plane,
             )?,
             Variant::Quaternion(x) => self.fixed(
                 Kind::Quaternion,
                 x,
-                &[x.x, x.y, x.z, x.w],
+                [x.x, x.y, x.z, x.w],
                 fixed::quaternion_size,
                 fixed::encode_quaternion,
             )?,
             Variant::Aabb(x) => self.fixed(
                 Kind::Aabb,
                 &**x,
-                &[
+                [
                     x.position.x,
                     x.position.y,
                     x.position.z,
@@ -392,37 +453,34 @@ impl<'o, S: Sink> Encoder<'o, S> {
             Variant::Basis(x) => self.fixed(
                 Kind::Basis,
                 &**x,
-                &basis_reals(x),
+                basis_reals(x),
                 fixed::basis_size,
                 fixed::encode_basis,
             )?,
             Variant::Transform3D(x) => {
-                let mut r = basis_reals(&x.basis).to_vec();
-                r.extend([x.origin.x, x.origin.y, x.origin.z]);
+                let r = basis_reals(&x.basis)
+                    .into_iter()
+                    .chain([x.origin.x, x.origin.y, x.origin.z]);
                 self.fixed(
                     Kind::Transform3D,
                     &**x,
-                    &r,
+                    r,
                     fixed::transform3d_size,
                     fixed::encode_transform3d,
                 )?
             }
             Variant::Projection(x) => {
-                let r: Vec<f64> = x
-                    .columns
-                    .iter()
-                    .flat_map(|c| [c.x, c.y, c.z, c.w])
-                    .collect();
+                let r = x.columns.iter().flat_map(|c| [c.x, c.y, c.z, c.w]);
                 self.fixed(
                     Kind::Projection,
                     &**x,
-                    &r,
+                    r,
                     fixed::projection_size,
                     fixed::encode_projection,
                 )?
             }
             Variant::Color(x) => {
-                self.fixed(Kind::Color, x, &[], fixed::color_size, fixed::encode_color)?
+                self.fixed(Kind::Color, x, [], fixed::color_size, fixed::encode_color)?
             }
             Variant::NodePath(p) => {
                 self.header(Kind::NodePath, 0)?;
@@ -518,43 +576,28 @@ impl<'o, S: Sink> Encoder<'o, S> {
                 }
             }
             Variant::PackedVector2Array(x) => {
-                let reals: Vec<f64> = if self.options.round_reals {
-                    vec![]
-                } else {
-                    x.iter().flat_map(|p| [p.x, p.y]).collect()
-                };
                 self.packed(
                     Kind::PackedVector2Array,
                     x,
-                    &reals,
+                    x.iter().flat_map(|p| [p.x, p.y]),
                     fixed::vector2_size,
                     fixed::encode_vector2,
                 )?
             }
             Variant::PackedVector3Array(x) => {
-                let reals: Vec<f64> = if self.options.round_reals {
-                    vec![]
-                } else {
-                    x.iter().flat_map(|p| [p.x, p.y, p.z]).collect()
-                };
                 self.packed(
                     Kind::PackedVector3Array,
                     x,
-                    &reals,
+                    x.iter().flat_map(|p| [p.x, p.y, p.z]),
                     fixed::vector3_size,
                     fixed::encode_vector3,
                 )?
             }
             Variant::PackedVector4Array(x) => {
-                let reals: Vec<f64> = if self.options.round_reals {
-                    vec![]
-                } else {
-                    x.iter().flat_map(|p| [p.x, p.y, p.z, p.w]).collect()
-                };
                 self.packed(
                     Kind::PackedVector4Array,
                     x,
-                    &reals,
+                    x.iter().flat_map(|p| [p.x, p.y, p.z, p.w]),
                     fixed::vector4_size,
                     fixed::encode_vector4,
                 )?
@@ -562,28 +605,28 @@ impl<'o, S: Sink> Encoder<'o, S> {
             Variant::PackedVector2iArray(x) => self.packed(
                 Kind::PackedVector2iArray,
                 x,
-                &[],
+                [],
                 fixed::vector2i_size,
                 fixed::encode_vector2i,
             )?,
             Variant::PackedVector3iArray(x) => self.packed(
                 Kind::PackedVector3iArray,
                 x,
-                &[],
+                [],
                 fixed::vector3i_size,
                 fixed::encode_vector3i,
             )?,
             Variant::PackedVector4iArray(x) => self.packed(
                 Kind::PackedVector4iArray,
                 x,
-                &[],
+                [],
                 fixed::vector4i_size,
                 fixed::encode_vector4i,
             )?,
             Variant::PackedColorArray(x) => self.packed(
                 Kind::PackedColorArray,
                 x,
-                &[],
+                [],
                 fixed::color_size,
                 fixed::encode_color,
             )?,
@@ -595,7 +638,7 @@ impl<'o, S: Sink> Encoder<'o, S> {
         &mut self,
         kind: Kind,
         x: &[T],
-        reals: &[f64],
+        reals: impl IntoIterator<Item = f64>,
         size: fn(bool) -> usize,
         enc: fn(&T, bool, &mut Vec<u8>),
     ) -> Result<(), EncodeError> {
