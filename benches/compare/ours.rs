@@ -8,7 +8,7 @@
 #[path = "../common/workloads.rs"]
 mod workloads;
 
-use gdvariant::{decode, decode_borrowed, encode, DecodeOptions, Dialect, EncodeOptions};
+use gdvariant::{decode, decode_borrowed, encode, DecodeOptions, Dialect, EncodeOptions, Variant};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -162,6 +162,20 @@ fn time(dir: &Path, filter: Option<&str>) -> Res {
                 samples,
             );
             line("memcpy", "copy", tag, w.name, ns, n);
+        }
+    }
+    // Borrowed decoding of a PackedByteArray costs the same whatever its size: the 16-byte
+    // twin of W2.
+    if filter.is_none_or(|f| "w2_bytes_16b".contains(f)) {
+        for (d, tag) in dialects() {
+            let bytes = encode(&Variant::PackedByteArray(vec![7; 16]), d, &eopts)
+                .map_err(|e| e.to_string())?;
+            let ns = median_ns(
+                || drop(black_box(decode_borrowed(black_box(&bytes), d, &dopts).unwrap())),
+                Duration::from_millis(5),
+                41,
+            );
+            line("gdvariant", "decode_borrowed", tag, "w2_bytes_16b", ns, bytes.len());
         }
     }
     Ok(())
