@@ -5,7 +5,9 @@
 //! trait), so it accepts and rejects the same bytes with the same errors and offsets; only
 //! what it builds differs. [`VariantRef::to_owned`] gives the owned [`Variant`].
 
-use crate::decode::{drive, hash_key_real, hash_variant_key, Build, Scalar};
+use crate::decode::{
+    drive, hash_key_real, hash_variant_key, int_key_bit, text_key_bit, Build, Scalar, OTHER_KEY_BIT,
+};
 use crate::dialect::{DecodeOptions, Dialect};
 use crate::error::DecodeError;
 use crate::generated::kinds::Kind;
@@ -556,6 +558,14 @@ impl<'a> Build<'a> for VariantRef<'a> {
             (V::Int(x), V::Int(y)) => x == y,
             (V::String(_) | V::Int(_), V::String(_) | V::Int(_)) => false,
             _ => same_key_slow(a, b),
+        }
+    }
+    #[inline(always)]
+    fn key_bit(k: &VariantRef<'a>) -> u32 {
+        match k {
+            VariantRef::String(s) => text_key_bit(s),
+            VariantRef::Int(i) => int_key_bit(*i),
+            _ => OTHER_KEY_BIT,
         }
     }
     fn hash_key<H: Hasher>(k: &VariantRef<'a>, h: &mut H) {

@@ -115,7 +115,31 @@ pub(crate) trait Build<'a>: Sized {
     fn same_key(a: &Self, b: &Self) -> bool;
     /// A hash consistent with [`Build::same_key`]: equal keys hash equal.
     fn hash_key<H: Hasher>(k: &Self, h: &mut H);
+    /// A six-bit hash consistent with [`Build::same_key`], cheap to compute (see `DictFill`).
+    fn key_bit(k: &Self) -> u32;
 }
+
+/// [`Build::key_bit`] of a text key: its length and first and last bytes, mixed into six bits.
+#[inline(always)]
+pub(crate) fn text_key_bit(s: &str) -> u32 {
+    let b = s.as_bytes();
+    let (first, last) = match b {
+        [] => (0, 0),
+        [first, .., last] => (*first, *last),
+        [only] => (*only, *only),
+    };
+    let x = (b.len() as u32) ^ u32::from(first) << 8 ^ u32::from(last) << 16;
+    x.wrapping_mul(0x9E37_79B1) >> 26
+}
+
+/// [`Build::key_bit`] of an integer key.
+#[inline(always)]
+pub(crate) fn int_key_bit(i: i64) -> u32 {
+    ((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as u32
+}
+
+/// [`Build::key_bit`] of every other key: one shared bit, so they are always compared.
+pub(crate) const OTHER_KEY_BIT: u32 = 63;
 
 impl<'a> Build<'a> for Variant {
     type Str = String;
@@ -205,6 +229,14 @@ impl<'a> Build<'a> for Variant {
     fn hash_key<H: Hasher>(k: &Variant, h: &mut H) {
         hash_variant_key(k, h, 0)
     }
+    #[inline(always)]
+    fn key_bit(k: &Variant) -> u32 {
+        match k {
+            Variant::String(s) => text_key_bit(s),
+            Variant::Int(i) => int_key_bit(*i),
+            _ => OTHER_KEY_BIT,
+        }
+    }
 }
 
 #[inline(never)]
@@ -291,6 +323,9 @@ const INLINE_DEPTH: usize = 16;
 /// so that crafted keys cannot make it quadratic.
 struct DictFill<B> {
     entries: Vec<(B, B)>,
+    /// One bit per [`Build::key_bit`] of the keys so far: a key whose bit is clear cannot be
+    /// a duplicate, which spares the linear scan for nearly every key of a small dictionary.
+    seen: u64,
     index: Option<Box<(hashbrown::HashTable<(u64, usize)>, std::hash::RandomState)>>,
 }
 
@@ -300,6 +335,7 @@ impl<'a, B: Build<'a>> DictFill<B> {
     fn with_capacity(n: usize) -> DictFill<B> {
         DictFill {
             entries: Vec::with_capacity(n),
+            seen: 0,
             index: None,
         }
     }
@@ -308,6 +344,15 @@ impl<'a, B: Build<'a>> DictFill<B> {
     fn insert(&mut self, key: B, value: B) {
         if self.index.is_some() {
             return self.insert_indexed(key, value);
+        }
+        let bit = 1u64 << B::key_bit(&key);
+        if self.seen & bit == 0 {
+            self.seen |= bit;
+            self.entries.push((key, value));
+            if self.entries.len() >= DICT_INDEX_FROM {
+                self.build_index();
+            }
+            return;
         }
         for slot in self.entries.iter_mut() {
             if B::same_key(&slot.0, &key) {
