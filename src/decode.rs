@@ -340,25 +340,29 @@ impl<'a, B: Build<'a>> DictFill<B> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn insert(&mut self, key: B, value: B) {
+        let bit = 1u64 << B::key_bit(&key);
+        if self.seen & bit == 0 && self.index.is_none() && self.entries.len() + 1 < DICT_INDEX_FROM
+        {
+            // A new bit: no key so far can be equal to this one.
+            self.seen |= bit;
+            self.entries.push((key, value));
+            return;
+        }
+        self.seen |= bit;
+        self.insert_checked(key, value)
+    }
+
+    /// [`DictFill::insert`] when the key may be a duplicate, or the index is (to be) in use.
+    #[inline(never)]
+    fn insert_checked(&mut self, key: B, value: B) {
         if self.index.is_some() {
             return self.insert_indexed(key, value);
         }
-        let bit = 1u64 << B::key_bit(&key);
-        if self.seen & bit == 0 {
-            self.seen |= bit;
-            self.entries.push((key, value));
-            if self.entries.len() >= DICT_INDEX_FROM {
-                self.build_index();
-            }
+        if let Some(slot) = self.entries.iter_mut().find(|(k, _)| B::same_key(k, &key)) {
+            slot.1 = value;
             return;
-        }
-        for slot in self.entries.iter_mut() {
-            if B::same_key(&slot.0, &key) {
-                slot.1 = value;
-                return;
-            }
         }
         self.entries.push((key, value));
         if self.entries.len() >= DICT_INDEX_FROM {
