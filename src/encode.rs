@@ -138,6 +138,10 @@ struct Encoder<'o, S> {
     out: S,
 }
 
+// The hot helpers below are `inline(always)` in optimised builds only: in debug builds that
+// would give the recursive `value` one stack slot per inlined call site, and a 64-deep value
+// would overflow a test thread's stack.
+
 /// The type ids of the kinds met so far, shared by the sizing and the writing pass: looking
 /// one up in the generated tables costs more than the rest of writing a small value.
 struct TypeIds([Cell<u32>; 64]);
@@ -152,7 +156,8 @@ impl TypeIds {
         TypeIds([const { Cell::new(ID_UNKNOWN) }; 64])
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn get(&self, dialect: Dialect, version: Version, kind: Kind) -> Option<u32> {
         let Some(slot) = self.0.get(kind as usize) else {
             return dialect.id_of(version, kind);
@@ -229,7 +234,8 @@ impl<'o, S: Sink> Encoder<'o, S> {
         })
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn id(&self, kind: Kind) -> Result<u32, EncodeError> {
         match self.ids.get(self.dialect, self.version, kind) {
             Some(id) => Ok(id),
@@ -256,6 +262,7 @@ impl<'o, S: Sink> Encoder<'o, S> {
         }
     }
 
+    #[inline]
     fn string(&mut self, s: &str) -> Result<(), EncodeError> {
         let n = s.len();
         if n > i32::MAX as usize - 3 {
@@ -300,6 +307,8 @@ impl<'o, S: Sink> Encoder<'o, S> {
         Ok(false)
     }
 
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn header(&mut self, kind: Kind, flags: u32) -> Result<(), EncodeError> {
         let id = self.id(kind)?;
         self.out.u32(id | flags);
@@ -320,6 +329,51 @@ impl<'o, S: Sink> Encoder<'o, S> {
         Ok(())
     }
 
+    /// An element of a container: the common leaf types are written here, inline in the
+    /// container's loop, the rest by [`Encoder::value`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn item(&mut self, v: &Variant, depth: usize) -> Result<(), EncodeError> {
+        if depth > self.max_depth {
+            return self.value(v, depth);
+        }
+        match v {
+            Variant::Int(i) => self.int(*i),
+            Variant::Float(f) => self.float(*f),
+            Variant::String(s) => {
+                self.header(Kind::String, 0)?;
+                self.string(s)
+            }
+            _ => self.value(v, depth),
+        }
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn int(&mut self, i: i64) -> Result<(), EncodeError> {
+        if quirks::int_is_wide(i) {
+            self.header(Kind::Int, FLAG_64)?;
+            self.out.u64(i as u64);
+        } else {
+            self.header(Kind::Int, 0)?;
+            self.out.u32(i as i32 as u32);
+        }
+        Ok(())
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn float(&mut self, f: f64) -> Result<(), EncodeError> {
+        if quirks::float_is_wide(f) {
+            self.header(Kind::Float, FLAG_64)?;
+            self.out.u64(f.to_bits());
+        } else {
+            self.header(Kind::Float, 0)?;
+            self.out.u32(real_to_f32_bits(f));
+        }
+        Ok(())
+    }
+
     fn value(&mut self, v: &Variant, depth: usize) -> Result<(), EncodeError> {
         if depth > self.max_depth {
             return Err(EncodeError::TooDeep {
@@ -333,24 +387,8 @@ impl<'o, S: Sink> Encoder<'o, S> {
                 self.header(Kind::Bool, 0)?;
                 self.out.u32(u32::from(*b));
             }
-            Variant::Int(i) => {
-                if quirks::int_is_wide(*i) {
-                    self.header(Kind::Int, FLAG_64)?;
-                    self.out.u64(*i as u64);
-                } else {
-                    self.header(Kind::Int, 0)?;
-                    self.out.u32(*i as i32 as u32);
-                }
-            }
-            Variant::Float(f) => {
-                if quirks::float_is_wide(*f) {
-                    self.header(Kind::Float, FLAG_64)?;
-                    self.out.u64(f.to_bits());
-                } else {
-                    self.header(Kind::Float, 0)?;
-                    self.out.u32(real_to_f32_bits(*f));
-                }
-            }
+            Variant::Int(i) => self.int(*i)?,
+            Variant::Float(f) => self.float(*f)?,
             Variant::String(s) => {
                 self.header(Kind::String, 0)?;
                 self.string(s)?;
@@ -575,33 +613,27 @@ impl<'o, S: Sink> Encoder<'o, S> {
                     self.out.zeros(1 + quirks::pad4(n));
                 }
             }
-            Variant::PackedVector2Array(x) => {
-                self.packed(
-                    Kind::PackedVector2Array,
-                    x,
-                    x.iter().flat_map(|p| [p.x, p.y]),
-                    fixed::vector2_size,
-                    fixed::encode_vector2,
-                )?
-            }
-            Variant::PackedVector3Array(x) => {
-                self.packed(
-                    Kind::PackedVector3Array,
-                    x,
-                    x.iter().flat_map(|p| [p.x, p.y, p.z]),
-                    fixed::vector3_size,
-                    fixed::encode_vector3,
-                )?
-            }
-            Variant::PackedVector4Array(x) => {
-                self.packed(
-                    Kind::PackedVector4Array,
-                    x,
-                    x.iter().flat_map(|p| [p.x, p.y, p.z, p.w]),
-                    fixed::vector4_size,
-                    fixed::encode_vector4,
-                )?
-            }
+            Variant::PackedVector2Array(x) => self.packed(
+                Kind::PackedVector2Array,
+                x,
+                x.iter().flat_map(|p| [p.x, p.y]),
+                fixed::vector2_size,
+                fixed::encode_vector2,
+            )?,
+            Variant::PackedVector3Array(x) => self.packed(
+                Kind::PackedVector3Array,
+                x,
+                x.iter().flat_map(|p| [p.x, p.y, p.z]),
+                fixed::vector3_size,
+                fixed::encode_vector3,
+            )?,
+            Variant::PackedVector4Array(x) => self.packed(
+                Kind::PackedVector4Array,
+                x,
+                x.iter().flat_map(|p| [p.x, p.y, p.z, p.w]),
+                fixed::vector4_size,
+                fixed::encode_vector4,
+            )?,
             Variant::PackedVector2iArray(x) => self.packed(
                 Kind::PackedVector2iArray,
                 x,
@@ -721,16 +753,20 @@ impl<'o, S: Sink> Encoder<'o, S> {
                 (t.key.as_ref(), t.value.as_ref())
             }
         };
-        let flags = (self.element_kind(k)? << quirks::CONTAINER_KIND_SHIFT)
-            | (self.element_kind(v)? << (quirks::CONTAINER_KIND_SHIFT + 2));
-        self.header(Kind::Dictionary, flags)?;
-        self.element_data(k)?;
-        self.element_data(v)?;
+        if d.typed.is_none() {
+            self.header(Kind::Dictionary, 0)?;
+        } else {
+            let flags = (self.element_kind(k)? << quirks::CONTAINER_KIND_SHIFT)
+                | (self.element_kind(v)? << (quirks::CONTAINER_KIND_SHIFT + 2));
+            self.header(Kind::Dictionary, flags)?;
+            self.element_data(k)?;
+            self.element_data(v)?;
+        }
         self.count(d.len())?;
         for (key, value) in d.entries() {
-            self.value(key, depth + 1)
+            self.item(key, depth + 1)
                 .map_err(at(|| format!("{}(key)", key_segment(key))))?;
-            self.value(value, depth + 1)
+            self.item(value, depth + 1)
                 .map_err(at(|| key_segment(key)))?;
         }
         Ok(())
@@ -783,7 +819,7 @@ impl<'o, S: Sink> Encoder<'o, S> {
         }
         self.count(a.items.len())?;
         for (i, item) in a.items.iter().enumerate() {
-            self.value(item, depth + 1)
+            self.item(item, depth + 1)
                 .map_err(at(|| format!("[{i}]")))?;
         }
         Ok(())
