@@ -326,10 +326,13 @@ struct DictFill<B> {
     /// One bit per [`Build::key_bit`] of the keys so far: a key whose bit is clear cannot be
     /// a duplicate, which spares the linear scan for nearly every key of a small dictionary.
     seen: u64,
-    index: Option<Box<(hashbrown::HashTable<(u64, usize)>, std::hash::RandomState)>>,
+    index: Option<Box<KeyIndex>>,
 }
 
 const DICT_INDEX_FROM: usize = 16;
+
+/// `(hash, entry position)` of every key, and the randomly keyed hasher of the hashes.
+type KeyIndex = (hashbrown::HashTable<(u64, usize)>, std::hash::RandomState);
 
 impl<'a, B: Build<'a>> DictFill<B> {
     fn with_capacity(n: usize) -> DictFill<B> {
@@ -467,20 +470,31 @@ impl<'a> Decoder<'a, '_> {
         }
     }
 
+    #[cold]
+    fn string_out_of_bounds(&self, at: usize, len: u32) -> DecodeError {
+        let remaining = self.buf.len() - (at + 4).min(self.buf.len());
+        DecodeError::StringOutOfBounds {
+            offset: at,
+            len,
+            remaining,
+            dialect: self.dialect,
+        }
+    }
+
     /// `_decode_string`: i32 length, bytes, padding that must be present. The text borrows
-    /// from the input unless the engine's reading changes it (encoded surrogates).
+    /// from the input unless the engine's reading changes it (its lenient UTF-8).
     #[inline]
     fn text(&mut self) -> Result<Cow<'a, str>, DecodeError> {
         let at = self.pos;
         let len = self.u32()?;
         let n = len as i32;
         if n < 0 {
-            return Err(self.out_of_bounds(at, len));
+            return Err(self.string_out_of_bounds(at, len));
         }
         let n = n as usize;
         let total = n + quirks::pad4(n);
         if total > self.remaining() {
-            return Err(self.out_of_bounds(at, len));
+            return Err(self.string_out_of_bounds(at, len));
         }
         let start = self.pos;
         let buf: &'a [u8] = self.buf;
@@ -1058,33 +1072,6 @@ fn ascii_without_nul(padded: &[u8], n: usize) -> bool {
     flags == 0
 }
 
-#[cfg(test)]
-mod tests {
-    use super::ascii_without_nul;
-
-    /// The word-at-a-time check agrees with the plain definition, whatever the padding holds.
-    #[test]
-    fn ascii_check_matches_the_definition() {
-        let alphabet = [0u8, 1, b'a', 0x7f, 0x80, 0xc3, 0xff];
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        for n in 0..40usize {
-            for _ in 0..200 {
-                let total = n + (4 - n % 4) % 4;
-                let bytes: Vec<u8> = (0..total)
-                    .map(|_| {
-                        seed ^= seed << 13;
-                        seed ^= seed >> 7;
-                        seed ^= seed << 17;
-                        alphabet[(seed % alphabet.len() as u64) as usize]
-                    })
-                    .collect();
-                let want = bytes[..n].iter().all(|&b| (1..=0x7f).contains(&b));
-                assert_eq!(ascii_without_nul(&bytes, n), want, "{bytes:?} n={n}");
-            }
-        }
-    }
-}
-
 /// Hands a finished container to its parent.
 #[inline]
 fn accept<'a, B: Build<'a>>(parent: &mut Frame<'a, B>, value: B) {
@@ -1119,5 +1106,32 @@ fn close<'a, B: Build<'a>>(frame: Frame<'a, B>) -> B {
         Frame::Array { items, typed, .. } => B::array(items, typed),
         Frame::Dict { fill, typed, .. } => B::dictionary(fill.entries, typed),
         Frame::Object { class, props, .. } => B::object(class, props),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ascii_without_nul;
+
+    /// The word-at-a-time check agrees with the plain definition, whatever the padding holds.
+    #[test]
+    fn ascii_check_matches_the_definition() {
+        let alphabet = [0u8, 1, b'a', 0x7f, 0x80, 0xc3, 0xff];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for n in 0..40usize {
+            for _ in 0..200 {
+                let total = n + (4 - n % 4) % 4;
+                let bytes: Vec<u8> = (0..total)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        alphabet[(seed % alphabet.len() as u64) as usize]
+                    })
+                    .collect();
+                let want = bytes[..n].iter().all(|&b| (1..=0x7f).contains(&b));
+                assert_eq!(ascii_without_nul(&bytes, n), want, "{bytes:?} n={n}");
+            }
+        }
     }
 }

@@ -143,7 +143,7 @@ impl Default for Limits {
 }
 
 /// Options of [`decode`](crate::decode).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct DecodeOptions {
     /// The engine version that wrote the bytes; `None` is the newest of the dialect.
     pub version: Option<Version>,
@@ -156,17 +156,6 @@ pub struct DecodeOptions {
     /// decoding (their UTF-8 reader skips a BOM), so by default so do we; set this to keep
     /// every byte, e.g. to re-encode a file exactly.
     pub keep_leading_bom: bool,
-}
-
-impl Default for DecodeOptions {
-    fn default() -> DecodeOptions {
-        DecodeOptions {
-            version: None,
-            allow_objects: false,
-            limits: Limits::default(),
-            keep_leading_bom: false,
-        }
-    }
 }
 
 /// Options of [`encode`](crate::encode).

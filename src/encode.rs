@@ -374,6 +374,9 @@ impl<'o, S: Sink> Encoder<'o, S> {
         Ok(())
     }
 
+    /// One value. Containers recurse through here, so this frame is kept small: the many
+    /// leaf cases live in [`Encoder::leaf`], which is not inlined (1024 levels of nesting must
+    /// fit a 2 MiB thread stack even in a debug build).
     fn value(&mut self, v: &Variant, depth: usize) -> Result<(), EncodeError> {
         if depth > self.max_depth {
             return Err(EncodeError::TooDeep {
@@ -381,6 +384,16 @@ impl<'o, S: Sink> Encoder<'o, S> {
                 path: String::new(),
             });
         }
+        match v {
+            Variant::Object(o) => self.object(o, depth),
+            Variant::Dictionary(d) => self.dictionary(d, depth),
+            Variant::Array(a) => self.array(a, depth),
+            _ => self.leaf(v),
+        }
+    }
+
+    #[inline(never)]
+    fn leaf(&mut self, v: &Variant) -> Result<(), EncodeError> {
         match v {
             Variant::Nil => self.header(Kind::Nil, 0)?,
             Variant::Bool(b) => {
@@ -552,15 +565,15 @@ impl<'o, S: Sink> Encoder<'o, S> {
                     );
                 }
             }
-            Variant::Object(o) => self.object(o, depth)?,
             Variant::Callable => self.header(Kind::Callable, 0)?,
             Variant::Signal(s) => {
                 self.header(Kind::Signal, 0)?;
                 self.string(&s.name)?;
                 self.out.u64(s.object);
             }
-            Variant::Dictionary(d) => self.dictionary(d, depth)?,
-            Variant::Array(a) => self.array(a, depth)?,
+            Variant::Object(_) | Variant::Dictionary(_) | Variant::Array(_) => {
+                unreachable!("containers are handled by value()")
+            }
             Variant::PackedByteArray(b) => {
                 self.header(Kind::PackedByteArray, 0)?;
                 self.count(b.len())?;
@@ -740,7 +753,9 @@ impl<'o, S: Sink> Encoder<'o, S> {
         }
     }
 
-    fn dictionary(&mut self, d: &Dictionary, depth: usize) -> Result<(), EncodeError> {
+    /// The header and key/value type data of a Dictionary (kept out of the recursive frame).
+    #[inline(never)]
+    fn dictionary_header(&mut self, d: &Dictionary) -> Result<(), EncodeError> {
         let (k, v) = match &d.typed {
             None => (None, None),
             Some(t) => {
@@ -753,14 +768,20 @@ impl<'o, S: Sink> Encoder<'o, S> {
                 (t.key.as_ref(), t.value.as_ref())
             }
         };
+        let flags = (self.element_kind(k)? << quirks::CONTAINER_KIND_SHIFT)
+            | (self.element_kind(v)? << (quirks::CONTAINER_KIND_SHIFT + 2));
+        self.header(Kind::Dictionary, flags)?;
+        self.element_data(k)?;
+        self.element_data(v)?;
+        Ok(())
+    }
+
+    fn dictionary(&mut self, d: &Dictionary, depth: usize) -> Result<(), EncodeError> {
         if d.typed.is_none() {
+            // The common untyped case needs none of the type data.
             self.header(Kind::Dictionary, 0)?;
         } else {
-            let flags = (self.element_kind(k)? << quirks::CONTAINER_KIND_SHIFT)
-                | (self.element_kind(v)? << (quirks::CONTAINER_KIND_SHIFT + 2));
-            self.header(Kind::Dictionary, flags)?;
-            self.element_data(k)?;
-            self.element_data(v)?;
+            self.dictionary_header(d)?;
         }
         self.count(d.len())?;
         for (key, value) in d.entries() {
@@ -772,7 +793,9 @@ impl<'o, S: Sink> Encoder<'o, S> {
         Ok(())
     }
 
-    fn array(&mut self, a: &Array, depth: usize) -> Result<(), EncodeError> {
+    /// The header and element-type data of an Array (kept out of the recursive frame).
+    #[inline(never)]
+    fn array_header(&mut self, a: &Array) -> Result<(), EncodeError> {
         match a.typed.as_deref() {
             None => {
                 self.header(Kind::Array, 0)?;
@@ -817,6 +840,11 @@ impl<'o, S: Sink> Encoder<'o, S> {
                 self.element_data(Some(&t.element))?;
             }
         }
+        Ok(())
+    }
+
+    fn array(&mut self, a: &Array, depth: usize) -> Result<(), EncodeError> {
+        self.array_header(a)?;
         self.count(a.items.len())?;
         for (i, item) in a.items.iter().enumerate() {
             self.item(item, depth + 1)

@@ -43,6 +43,19 @@ pub enum DecodeError {
         /// The dialect.
         dialect: Dialect,
     },
+    /// A string's length is negative or runs past the end of the input (padding included):
+    /// the engine's `_decode_string` answers `ERR_FILE_EOF` here, not `ERR_INVALID_DATA`.
+    #[error("string length {len} out of bounds ({remaining} bytes remain) in {dialect} data (at offset {offset:#x})")]
+    StringOutOfBounds {
+        /// Offset of the length field.
+        offset: usize,
+        /// The length as read.
+        len: u32,
+        /// Bytes left after the field.
+        remaining: usize,
+        /// The dialect.
+        dialect: Dialect,
+    },
     /// A string is not valid UTF-8.
     #[error("invalid UTF-8 in a string in {dialect} data (at offset {offset:#x})")]
     InvalidUtf8 {
@@ -106,6 +119,7 @@ impl DecodeError {
             DecodeError::UnexpectedEof { offset, .. }
             | DecodeError::UnknownType { offset, .. }
             | DecodeError::LengthOutOfBounds { offset, .. }
+            | DecodeError::StringOutOfBounds { offset, .. }
             | DecodeError::InvalidUtf8 { offset, .. }
             | DecodeError::OldNodePath { offset, .. }
             | DecodeError::ObjectNotAllowed { offset, .. }
@@ -125,6 +139,7 @@ impl DecodeError {
             | DecodeError::OldNodePath { .. }
             | DecodeError::InvalidElementType { .. } => "ERR_INVALID_DATA",
             DecodeError::ObjectNotAllowed { .. } => "ERR_UNAUTHORIZED",
+            DecodeError::StringOutOfBounds { .. } => "ERR_FILE_EOF",
             DecodeError::TooDeep { .. } | DecodeError::TooManyElements { .. } => {
                 "ERR_OUT_OF_MEMORY"
             }
@@ -137,6 +152,7 @@ impl DecodeError {
             DecodeError::UnexpectedEof { offset, .. }
             | DecodeError::UnknownType { offset, .. }
             | DecodeError::LengthOutOfBounds { offset, .. }
+            | DecodeError::StringOutOfBounds { offset, .. }
             | DecodeError::InvalidUtf8 { offset, .. }
             | DecodeError::OldNodePath { offset, .. }
             | DecodeError::ObjectNotAllowed { offset, .. }

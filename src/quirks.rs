@@ -56,13 +56,11 @@ pub fn pad4(len: usize) -> usize {
 
 /// How the engine turns string bytes into a String (`_decode_string` → `String::parse_utf8`):
 /// it stops at the first NUL (so PackedStringArray's trailing NUL and any embedded NUL end
-/// the string) and skips a leading UTF-8 BOM (observed in Godot 3.2.3 and 4.3). UTF-16
-/// surrogates encoded in UTF-8 (`ED A0 80`) are accepted by Godot 3.2.3 but cannot live in
-/// a Rust `String`: they become U+FFFD (documented as the one lossy case).
-/// Returns `Err(index)` of the first invalid byte.
+/// the string) and skips a leading UTF-8 BOM (observed in Godot 3.2.3 and 4.3).
 /// With `keep_bom` the BOM is kept, so that the value re-encodes to the same bytes.
+/// Returns `Err(index)` of the first byte the engine rejects.
 pub fn engine_string(bytes: &[u8], keep_bom: bool) -> Result<std::borrow::Cow<'_, str>, usize> {
-    let end = memchr_nul(bytes);
+    let end = bytes.iter().position(|&c| c == 0).unwrap_or(bytes.len());
     let body = &bytes[..end];
     let (skip, body) = match body {
         [0xEF, 0xBB, 0xBF, rest @ ..] if !keep_bom => (3, rest),
@@ -70,43 +68,47 @@ pub fn engine_string(bytes: &[u8], keep_bom: bool) -> Result<std::borrow::Cow<'_
     };
     match std::str::from_utf8(body) {
         Ok(s) => Ok(std::borrow::Cow::Borrowed(s)),
-        Err(e) => lossy_surrogates(body)
+        Err(_) => lenient_utf8(body)
             .map(std::borrow::Cow::Owned)
-            .map_err(|_| skip + e.valid_up_to()),
+            .map_err(|i| skip + i),
     }
 }
 
-fn memchr_nul(b: &[u8]) -> usize {
-    b.iter().position(|&c| c == 0).unwrap_or(b.len())
-}
-
-/// Accepts UTF-8 whose only fault is encoded surrogates (`ED A0..BF xx`), replacing each
-/// with U+FFFD; anything else invalid is an error.
-fn lossy_surrogates(body: &[u8]) -> Result<String, ()> {
+/// The engine's own UTF-8 reader, for bytes that are not strict UTF-8 (Godot 3.x
+/// `String::parse_utf8`, confirmed on 3.2.3 by tests/fixtures/godot3/malformed/): the lead
+/// byte gives the length (up to 6 bytes), continuation bytes must be `10xxxxxx`, a 2-byte
+/// overlong (lead C0/C1) and the bytes FE/FF are rejected, and nothing else is checked — so
+/// 3-byte overlongs, UTF-16 surrogates and code points above U+10FFFF are accepted.
+/// A Rust `String` cannot hold surrogates or code points above U+10FFFF: those become
+/// U+FFFD, the one lossy case of decoding.
+fn lenient_utf8(body: &[u8]) -> Result<String, usize> {
     let mut out = String::with_capacity(body.len());
-    let mut rest = body;
-    while !rest.is_empty() {
-        match std::str::from_utf8(rest) {
-            Ok(s) => {
-                out.push_str(s);
-                break;
-            }
-            Err(e) => {
-                let good = e.valid_up_to();
-                out.push_str(std::str::from_utf8(&rest[..good]).map_err(|_| ())?);
-                let bad = &rest[good..];
-                if bad.len() >= 3
-                    && bad[0] == 0xED
-                    && (0xA0..=0xBF).contains(&bad[1])
-                    && (0x80..=0xBF).contains(&bad[2])
-                {
-                    out.push('\u{FFFD}');
-                    rest = &bad[3..];
-                } else {
-                    return Err(());
-                }
-            }
+    let mut i = 0;
+    while i < body.len() {
+        let c = body[i];
+        let (extra, init) = match c {
+            0x00..=0x7F => (0, u32::from(c)),
+            0xC0..=0xC1 => return Err(i),
+            0xC2..=0xDF => (1, u32::from(c & 0x1F)),
+            0xE0..=0xEF => (2, u32::from(c & 0x0F)),
+            0xF0..=0xF7 => (3, u32::from(c & 0x07)),
+            0xF8..=0xFB => (4, u32::from(c & 0x03)),
+            0xFC..=0xFD => (5, u32::from(c & 0x01)),
+            _ => return Err(i),
+        };
+        if i + extra >= body.len() && extra > 0 {
+            return Err(i);
         }
+        let mut cp = init;
+        for k in 1..=extra {
+            let b = body[i + k];
+            if b & 0xC0 != 0x80 {
+                return Err(i + k);
+            }
+            cp = (cp << 6) | u32::from(b & 0x3F);
+        }
+        out.push(char::from_u32(cp).unwrap_or('\u{FFFD}'));
+        i += extra + 1;
     }
     Ok(out)
 }

@@ -96,6 +96,28 @@ fn malformed_inputs_get_the_engines_verdict() {
                     );
                 }
             }
+            // Godot 3.2.3 has no depth limit (3.3.5+ and 4.x stop at 1024, as we do by
+            // default); with the limit raised we accept what it accepts.
+            (true, Err(DecodeError::TooDeep { .. })) => {
+                let o = DecodeOptions {
+                    version: Some(G323),
+                    limits: Limits {
+                        max_depth: 1 << 20,
+                        ..Limits::default()
+                    },
+                    ..Default::default()
+                };
+                let c2 = c.bytes.clone();
+                let ok = std::thread::Builder::new()
+                    .stack_size(64 << 20)
+                    .spawn(move || decode(&c2, Dialect::Godot3, &o).is_ok())
+                    .unwrap()
+                    .join()
+                    .unwrap();
+                if !ok {
+                    bad.push(&c.name, "refused even with the depth limit raised");
+                }
+            }
             (true, Err(e)) => bad.push(
                 &c.name,
                 format!("engine accepts ({}), we refuse: {e}", c.str("text")),
@@ -106,5 +128,39 @@ fn malformed_inputs_get_the_engines_verdict() {
             ),
         }
     }
+    bad.check(cases.len());
+}
+
+/// Full objects with `allow_objects`: we agree with the engine on every structural verdict.
+/// The engine also refuses classes it cannot instance (`ERR_UNAVAILABLE`: unknown, abstract or
+/// singleton classes); that depends on its class database, which a decoder of data does not
+/// have, so we decode those objects as data — the only difference, checked here by name.
+#[test]
+fn objects_with_allow_objects_get_the_engines_verdict() {
+    let cases = load("godot3/malformed/allow_objects");
+    let mut bad = Mismatches::default();
+    let mut class_db = 0;
+    for c in &cases {
+        let o = DecodeOptions {
+            version: Some(G323),
+            allow_objects: true,
+            ..Default::default()
+        };
+        let r = decode(&c.bytes, Dialect::Godot3, &o);
+        match (c.bool("ok"), &r) {
+            (true, Ok(_)) => {}
+            (false, Ok((Variant::Object(Object::Full(_)), _)))
+                if c.str("error") == "ERR_UNAVAILABLE" =>
+            {
+                class_db += 1
+            }
+            (false, Err(e)) if e.engine_error() == c.str("error") => {}
+            _ => bad.push(
+                &c.name,
+                format!("engine ok={} {}, ours {r:?}", c.bool("ok"), c.str("error")),
+            ),
+        }
+    }
+    assert_eq!(class_db, 3, "unknown, abstract and singleton classes");
     bad.check(cases.len());
 }

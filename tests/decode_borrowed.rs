@@ -245,7 +245,11 @@ where
     }
     assert!(p.get(want.len()).is_none());
     // The view is a slice of the input exactly when the input happens to be aligned for T.
-    let aligned = p.as_bytes().as_ptr() as usize % std::mem::align_of::<T>() == 0;
+    let aligned = p
+        .as_bytes()
+        .as_ptr()
+        .align_offset(std::mem::align_of::<T>())
+        == 0;
     assert_eq!(
         p.as_slice().is_some(),
         aligned && cfg!(target_endian = "little")

@@ -171,11 +171,22 @@ fn time(dir: &Path, filter: Option<&str>) -> Res {
             let bytes = encode(&Variant::PackedByteArray(vec![7; 16]), d, &eopts)
                 .map_err(|e| e.to_string())?;
             let ns = median_ns(
-                || drop(black_box(decode_borrowed(black_box(&bytes), d, &dopts).unwrap())),
+                || {
+                    drop(black_box(
+                        decode_borrowed(black_box(&bytes), d, &dopts).unwrap(),
+                    ))
+                },
                 Duration::from_millis(5),
                 41,
             );
-            line("gdvariant", "decode_borrowed", tag, "w2_bytes_16b", ns, bytes.len());
+            line(
+                "gdvariant",
+                "decode_borrowed",
+                tag,
+                "w2_bytes_16b",
+                ns,
+                bytes.len(),
+            );
         }
     }
     Ok(())

@@ -1,0 +1,128 @@
+//! Emits `mod.rs` (the module list) and `kinds.rs` (`Kind`, `Feature`, `FieldInfo`, `TypeInfo`).
+
+use super::ident;
+use crate::model::Spec;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// `src/generated/mod.rs`.
+pub fn emit_mod(spec: &Spec) -> TokenStream {
+    let dialects = spec.dialects.iter().map(|d| {
+        let m = ident(&d.key);
+        let doc = format!(
+            "The {} dialect: type ids, flags, features and layouts by version.",
+            d.title
+        );
+        quote! { #[doc = #doc] pub mod #m; }
+    });
+    quote! {
+        #![doc = "Code generated from the spec: kinds, fixed layouts and one module per dialect."]
+        #[doc = "Every Variant kind, feature and layout description shared by the dialects."]
+        pub mod kinds;
+        #[doc = "Straight-line encode and decode functions of the fixed-size math payloads."]
+        pub mod layouts;
+        #(#dialects)*
+    }
+}
+
+/// `src/generated/kinds.rs`.
+pub fn emit_kinds(spec: &Spec) -> TokenStream {
+    let variants = spec.kinds.iter().map(|k| {
+        let v = ident(&k.name);
+        let doc = format!("{}.", k.description);
+        quote! { #[doc = #doc] #v, }
+    });
+    let all = spec.kinds.iter().map(|k| ident(&k.name));
+    let names = spec.kinds.iter().map(|k| {
+        let v = ident(&k.name);
+        let n = &k.name;
+        quote! { Kind::#v => #n, }
+    });
+    let fvariants = spec.features.iter().map(|f| {
+        let v = ident(&f.name);
+        let doc = format!("{}.", f.description);
+        quote! { #[doc = #doc] #v, }
+    });
+    let fall = spec.features.iter().map(|f| ident(&f.name));
+    let fnames = spec.features.iter().map(|f| {
+        let v = ident(&f.name);
+        let n = &f.name;
+        quote! { Feature::#v => #n, }
+    });
+    quote! {
+        #![doc = "Variant kinds (the union of every dialect's types, Godot 4 names), features and layout tables."]
+
+        #[doc = "A Variant type, by its Godot 4 name; each dialect maps it to its own id."]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum Kind {
+            #(#variants)*
+        }
+
+        impl Kind {
+            #[doc = "Every kind, in declaration order."]
+            pub const ALL: &'static [Kind] = &[#(Kind::#all),*];
+
+            #[doc = "The Godot 4 name (`\"Vector2\"`)."]
+            pub fn name(self) -> &'static str {
+                match self {
+                    #(#names)*
+                }
+            }
+        }
+
+        #[doc = "Behaviour that is not a byte layout and holds for some versions of a dialect."]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum Feature {
+            #(#fvariants)*
+        }
+
+        impl Feature {
+            #[doc = "Every feature, in declaration order."]
+            pub const ALL: &'static [Feature] = &[#(Feature::#fall),*];
+
+            #[doc = "The feature's name (`\"TypedArray\"`)."]
+            pub fn name(self) -> &'static str {
+                match self {
+                    #(#fnames)*
+                }
+            }
+        }
+
+        #[doc = "One row of a layout table, as the official page's columns."]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct FieldInfo {
+            #[doc = "Field name (for fixed layouts, the `crate::math` accessor path)."]
+            pub name: &'static str,
+            #[doc = "Offset from the start of the value, header included; `FieldInfo::VARIABLE` when it depends on earlier fields."]
+            pub offset: u32,
+            #[doc = "Length in bytes; `FieldInfo::VARIABLE` when it depends on the data."]
+            pub len: u32,
+            #[doc = "Machine type as the spec spells it (`u32`, `real`, `utf8`, `variant`, ...)."]
+            pub ty: &'static str,
+            #[doc = "What the bytes mean."]
+            pub description: &'static str,
+        }
+
+        impl FieldInfo {
+            #[doc = "The `offset` or `len` of a field whose position or size depends on the data."]
+            pub const VARIABLE: u32 = u32::MAX;
+        }
+
+        #[doc = "A type of one dialect at one version: its names and layout."]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct TypeInfo {
+            #[doc = "The kind."]
+            pub kind: Kind,
+            #[doc = "The dialect's own name (`\"PoolRealArray\"`, `\"REAL\"`)."]
+            pub name: &'static str,
+            #[doc = "What the type is."]
+            pub description: &'static str,
+            #[doc = "The layout."]
+            pub fields: &'static [FieldInfo],
+            #[doc = "The FLAG_64 layout; empty if the type has none."]
+            pub wide_fields: &'static [FieldInfo],
+        }
+    }
+}

@@ -1,0 +1,9 @@
+//! gdvariant-codegen: spec/*.yaml → checked model → generated Rust (and, later, docs and diffs).
+pub mod diff;
+pub mod emit;
+pub mod lower;
+pub mod model;
+pub mod raw;
+pub mod snapshot;
+pub mod special_cases;
+pub mod write;

@@ -1,0 +1,963 @@
+//! Raw YAML to the checked model: every rule of the spec is checked here and every violation
+//! is reported at once, each naming the file and the YAML key path it concerns.
+
+use crate::model::*;
+use crate::raw::*;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::Path;
+
+/// One spec error: what is wrong and where.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SpecError {
+    /// `spec/godot4.yaml`.
+    pub file: String,
+    /// `types.Dictionary.fields[1]`.
+    pub path: String,
+    /// ``field `flags` overlaps `length` (bytes 4..8)``.
+    pub message: String,
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "error: {}\n  --> {}: {}",
+            self.message, self.file, self.path
+        )
+    }
+}
+
+/// All errors of one run.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SpecErrors(pub Vec<SpecError>);
+
+impl fmt::Display for SpecErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            writeln!(f, "{e}")?;
+        }
+        write!(f, "{} error(s) in the spec", self.0.len())
+    }
+}
+
+impl std::error::Error for SpecErrors {}
+
+/// The files of the real spec, relative to the workspace root, in dialect order.
+pub const DIALECT_FILES: [&str; 3] = [
+    "spec/godot3.yaml",
+    "spec/godot4.yaml",
+    "spec/pandemonium.yaml",
+];
+/// The shared kinds and features.
+pub const COMMON_FILE: &str = "spec/common.yaml";
+
+/// Reads and checks the whole spec under `root`.
+pub fn load_spec(root: &Path) -> Result<Spec, SpecErrors> {
+    let read = |rel: &str| {
+        std::fs::read_to_string(root.join(rel)).map_err(|e| {
+            SpecErrors(vec![SpecError {
+                file: rel.into(),
+                path: "(file)".into(),
+                message: format!("cannot read: {e}"),
+            }])
+        })
+    };
+    let common = read(COMMON_FILE)?;
+    let mut texts = Vec::new();
+    for f in DIALECT_FILES {
+        texts.push((f.to_string(), read(f)?));
+    }
+    let refs: Vec<(&str, &str)> = texts
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    lower_texts((COMMON_FILE, &common), &refs)
+}
+
+/// Checks a spec given as texts: `(file name, YAML)` for the common file and each dialect.
+pub fn lower_texts(common: (&str, &str), dialects: &[(&str, &str)]) -> Result<Spec, SpecErrors> {
+    let mut errs = Vec::new();
+    let (kinds, features) = lower_common(common.0, common.1, &mut errs);
+    let mut out = Vec::new();
+    for (file, text) in dialects {
+        if let Some(d) = lower_dialect(file, text, &kinds, &features, &mut errs) {
+            out.push(d);
+        }
+    }
+    check_across(&out, &kinds, &mut errs);
+    if errs.is_empty() {
+        Ok(Spec {
+            kinds,
+            features,
+            dialects: out,
+        })
+    } else {
+        Err(SpecErrors(errs))
+    }
+}
+
+/// Checks one dialect file against already-checked kinds and features (used for documentation
+/// revisions and `diff`, which compare one file at a time).
+pub fn lower_one(
+    file: &str,
+    text: &str,
+    kinds: &[KindDef],
+    features: &[FeatureDecl],
+) -> Result<Dialect, SpecErrors> {
+    let mut errs = Vec::new();
+    let d = lower_dialect(file, text, kinds, features, &mut errs);
+    match d {
+        Some(d) if errs.is_empty() => Ok(d),
+        _ => Err(SpecErrors(errs)),
+    }
+}
+
+fn err(errs: &mut Vec<SpecError>, file: &str, path: impl Into<String>, message: impl Into<String>) {
+    errs.push(SpecError {
+        file: file.into(),
+        path: path.into(),
+        message: message.into(),
+    });
+}
+
+fn yaml_error(file: &str, e: serde_yaml::Error) -> SpecError {
+    let path = match e.location() {
+        Some(l) => format!("line {}, column {}", l.line(), l.column()),
+        None => "(document)".into(),
+    };
+    SpecError {
+        file: file.into(),
+        path,
+        message: format!("invalid YAML: {e}"),
+    }
+}
+
+/// Checks `spec/common.yaml` alone (for `diff`, which lowers one dialect file at a time).
+pub fn lower_common_text(
+    file: &str,
+    text: &str,
+) -> Result<(Vec<KindDef>, Vec<FeatureDecl>), SpecErrors> {
+    let mut errs = Vec::new();
+    let out = lower_common(file, text, &mut errs);
+    if errs.is_empty() {
+        Ok(out)
+    } else {
+        Err(SpecErrors(errs))
+    }
+}
+
+fn lower_common(
+    file: &str,
+    text: &str,
+    errs: &mut Vec<SpecError>,
+) -> (Vec<KindDef>, Vec<FeatureDecl>) {
+    let raw: RawCommon = match serde_yaml::from_str(text) {
+        Ok(r) => r,
+        Err(e) => {
+            errs.push(yaml_error(file, e));
+            return (Vec::new(), Vec::new());
+        }
+    };
+    let mut seen = BTreeSet::new();
+    let mut kinds = Vec::new();
+    for (i, k) in raw.kinds.into_iter().enumerate() {
+        if !is_rust_ident(&k.name) {
+            err(
+                errs,
+                file,
+                format!("kinds[{i}]"),
+                format!("`{}` is not a Rust identifier", k.name),
+            );
+        }
+        if !seen.insert(k.name.clone()) {
+            err(
+                errs,
+                file,
+                format!("kinds[{i}]"),
+                format!("kind `{}` declared twice", k.name),
+            );
+        }
+        kinds.push(KindDef {
+            name: k.name,
+            math: k.math,
+            description: k.description,
+        });
+    }
+    let mut seen = BTreeSet::new();
+    let mut features = Vec::new();
+    for (i, f) in raw.features.into_iter().enumerate() {
+        if !is_rust_ident(&f.name) {
+            err(
+                errs,
+                file,
+                format!("features[{i}]"),
+                format!("`{}` is not a Rust identifier", f.name),
+            );
+        }
+        if !seen.insert(f.name.clone()) {
+            err(
+                errs,
+                file,
+                format!("features[{i}]"),
+                format!("feature `{}` declared twice", f.name),
+            );
+        }
+        features.push(FeatureDecl {
+            name: f.name,
+            description: f.description,
+        });
+    }
+    (kinds, features)
+}
+
+fn is_rust_ident(s: &str) -> bool {
+    s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Per-file context for the checks.
+struct Cx<'a> {
+    file: &'a str,
+    errs: &'a mut Vec<SpecError>,
+}
+
+impl Cx<'_> {
+    fn err(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        err(self.errs, self.file, path, message);
+    }
+
+    fn ver(&mut self, path: &str, s: &str) -> Option<Ver> {
+        let v = Ver::parse(s);
+        if v.is_none() {
+            self.err(
+                path,
+                format!("invalid version `{s}`: expected MAJOR.MINOR or MAJOR.MINOR.PATCH, quoted"),
+            );
+        }
+        v
+    }
+
+    fn expr(&mut self, path: &str, e: &RawExpr) -> Option<Expr> {
+        match e {
+            RawExpr::Int(k) => Some(Expr::constant(*k)),
+            RawExpr::Text(t) => match Expr::parse(t) {
+                Ok(x) => Some(x),
+                Err(m) => {
+                    self.err(path, m);
+                    None
+                }
+            },
+        }
+    }
+}
+
+fn lower_dialect(
+    file: &str,
+    text: &str,
+    kinds: &[KindDef],
+    features: &[FeatureDecl],
+    errs: &mut Vec<SpecError>,
+) -> Option<Dialect> {
+    let raw: RawDialect = match serde_yaml::from_str(text) {
+        Ok(r) => r,
+        Err(e) => {
+            errs.push(yaml_error(file, e));
+            return None;
+        }
+    };
+    let before = errs.len();
+    let mut cx = Cx { file, errs };
+    let oldest = cx.ver("oldest", &raw.oldest).unwrap_or(Ver(0, 0, 0));
+    let newest = cx.ver("newest", &raw.newest).unwrap_or(Ver(255, 0, 0));
+    if oldest > newest {
+        cx.err(
+            "newest",
+            format!("newest {newest} is older than oldest {oldest}"),
+        );
+    }
+    let in_range = |cx: &mut Cx, path: &str, v: Ver| {
+        if v < oldest || v > newest {
+            cx.err(path, format!("version {v} is outside {oldest}..={newest}"));
+        }
+    };
+
+    // Eras: ascending, the first at `oldest`.
+    let mut eras = Vec::new();
+    for (i, e) in raw.eras.iter().enumerate() {
+        let path = format!("eras[{i}]");
+        let Some(since) = cx.ver(&format!("{path}.since"), &e.since) else {
+            continue;
+        };
+        in_range(&mut cx, &path, since);
+        if let Some(prev) = eras.last().map(|e: &Era| e.since) {
+            if since <= prev {
+                cx.err(&path, format!("era {since} does not come after era {prev}"));
+            }
+        } else if since != oldest {
+            cx.err(
+                &path,
+                format!("the first era starts at {since}, not at `oldest` {oldest}"),
+            );
+        }
+        eras.push(Era {
+            since,
+            count: e.count,
+            description: e.description.clone(),
+        });
+    }
+    if eras.is_empty() {
+        cx.err("eras", "a dialect needs at least one era");
+    }
+
+    // Flags.
+    let mut flags = Vec::new();
+    for (i, f) in raw.flags.iter().enumerate() {
+        let path = format!("flags[{i}]");
+        if f.bits[0] > f.bits[1] || f.bits[1] > 31 || f.bits[0] < 8 {
+            cx.err(
+                &path,
+                format!(
+                    "bits {}..{} must lie in 8..=31, first <= last",
+                    f.bits[0], f.bits[1]
+                ),
+            );
+        }
+        if flags.iter().any(|g: &Flag| g.name == f.name) {
+            cx.err(&path, format!("flag `{}` declared twice", f.name));
+        }
+        flags.push(Flag {
+            name: f.name.clone(),
+            engine_name: f.engine_name.clone(),
+            bits: (f.bits[0], f.bits[1].max(f.bits[0])),
+            description: f.description.clone(),
+            docs: f.docs.clone().into_vec(),
+        });
+    }
+
+    // Features.
+    let mut feats: Vec<FeatureRange> = Vec::new();
+    for (i, f) in raw.features.iter().enumerate() {
+        let path = format!("features[{i}]");
+        if !features.iter().any(|d| d.name == f.feature) {
+            cx.err(
+                &path,
+                format!(
+                    "unknown feature `{}` (declare it in {COMMON_FILE})",
+                    f.feature
+                ),
+            );
+        }
+        let Some(since) = cx.ver(&format!("{path}.since"), &f.since) else {
+            continue;
+        };
+        let until = match &f.until {
+            Some(u) => match cx.ver(&format!("{path}.until"), u) {
+                Some(u) if u <= since => {
+                    cx.err(&path, format!("until {u} is not after since {since}"));
+                    None
+                }
+                u => u,
+            },
+            None => None,
+        };
+        for g in feats.iter().filter(|g| g.feature == f.feature) {
+            let overlap = g.until.is_none_or(|gu| since < gu) && until.is_none_or(|u| g.since < u);
+            if overlap {
+                cx.err(&path, format!("feature `{}` ranges overlap", f.feature));
+            }
+        }
+        feats.push(FeatureRange {
+            feature: f.feature.clone(),
+            since,
+            until,
+            source: f.source.clone(),
+        });
+    }
+
+    // Types.
+    let mut types = Vec::new();
+    for (key, t) in &raw.types {
+        let path = format!("types.{key}");
+        if !kinds.iter().any(|k| &k.name == key) {
+            cx.err(
+                &path,
+                format!("unknown kind `{key}` (declare it in {COMMON_FILE})"),
+            );
+        }
+        let mut ids = Vec::new();
+        if t.ids.is_empty() {
+            cx.err(format!("{path}.ids"), "a type needs at least one id");
+        }
+        for (i, r) in t.ids.iter().enumerate() {
+            let ipath = format!("{path}.ids[{i}]");
+            let Some(since) = cx.ver(&ipath, &r.since) else {
+                continue;
+            };
+            in_range(&mut cx, &ipath, since);
+            if !eras.iter().any(|e| e.since == since) {
+                cx.err(
+                    &ipath,
+                    format!("id change at {since}, which does not start an era"),
+                );
+            }
+            if ids.last().is_some_and(|p: &IdRange| p.since >= since) {
+                cx.err(&ipath, "ids must be in ascending version order");
+            }
+            ids.push(IdRange {
+                since,
+                id: r.id,
+                name: r.name.clone().unwrap_or_else(|| t.name.clone()),
+            });
+        }
+        let mut tflags = Vec::new();
+        for (i, f) in t.flags.iter().enumerate() {
+            let fpath = format!("{path}.flags[{i}]");
+            if !flags.iter().any(|g| g.name == f.flag) {
+                cx.err(
+                    &fpath,
+                    format!("unknown flag `{}` (declare it under `flags:`)", f.flag),
+                );
+            }
+            let Some(since) = cx.ver(&fpath, &f.since) else {
+                continue;
+            };
+            in_range(&mut cx, &fpath, since);
+            if let Some(first) = ids.first() {
+                if since < first.since {
+                    cx.err(
+                        &fpath,
+                        format!(
+                            "flag from {since}, before the type exists ({})",
+                            first.since
+                        ),
+                    );
+                }
+            }
+            tflags.push(TypeFlag {
+                flag: f.flag.clone(),
+                since,
+                description: f.description.clone(),
+            });
+        }
+        let fields = lower_fields(
+            &mut cx,
+            &format!("{path}.fields"),
+            &t.fields,
+            &tflags,
+            (oldest, newest),
+            raw.documentation,
+        );
+        types.push(Type {
+            kind: key.clone(),
+            name: t.name.clone(),
+            ids,
+            description: t.description.clone(),
+            flags: tflags,
+            fields,
+            docs: t.docs.clone().into_vec(),
+        });
+    }
+    // `Kind` order, not YAML key order.
+    types.sort_by_key(|t| {
+        kinds
+            .iter()
+            .position(|k| k.name == t.kind)
+            .unwrap_or(usize::MAX)
+    });
+
+    check_ids(&mut cx, &eras, &types);
+    // A documentation revision records what the page says, its overlaps and missing flags
+    // included, so that `cargo codegen diff` can show them; only the engine's layouts must add up.
+    if !raw.documentation {
+        for t in &types {
+            check_layout(&mut cx, t, kinds, oldest);
+        }
+    }
+
+    let d = Dialect {
+        key: raw.dialect,
+        title: raw.title,
+        source: raw.source,
+        file: file.to_string(),
+        documentation: raw.documentation,
+        oldest,
+        newest,
+        eras,
+        type_mask: raw.header.type_mask,
+        header_description: raw.header.description,
+        header_docs: raw.header.docs.into_vec(),
+        flags,
+        features: feats,
+        docs: raw.docs.into_vec(),
+        types,
+    };
+    (errs.len() == before).then_some(d)
+}
+
+fn lower_fields(
+    cx: &mut Cx,
+    path: &str,
+    raw: &[RawField],
+    tflags: &[TypeFlag],
+    (oldest, newest): (Ver, Ver),
+    documentation: bool,
+) -> Vec<Field> {
+    let mut out = Vec::new();
+    for (i, f) in raw.iter().enumerate() {
+        let fpath = format!("{path}[{i}]");
+        if out.iter().any(|g: &Field| g.name == f.name) {
+            cx.err(&fpath, format!("field `{}` named twice", f.name));
+        }
+        let ty = FieldType::parse(&f.ty).unwrap_or_else(|| {
+            let known: Vec<&str> = FieldType::ALL.iter().map(|(_, n)| *n).collect();
+            cx.err(
+                &fpath,
+                format!(
+                    "unknown field type `{}` (expected one of {})",
+                    f.ty,
+                    known.join(", ")
+                ),
+            );
+            FieldType::Bytes
+        });
+        let offset = cx
+            .expr(&format!("{fpath}.offset"), &f.offset)
+            .unwrap_or_default();
+        let len = cx.expr(&format!("{fpath}.len"), &f.len).unwrap_or_default();
+        let count = f
+            .count
+            .as_ref()
+            .and_then(|c| cx.expr(&format!("{fpath}.count"), c));
+        let ver = |cx: &mut Cx, key: &str, s: &Option<String>| {
+            let v = s
+                .as_ref()
+                .and_then(|s| cx.ver(&format!("{fpath}.{key}"), s));
+            if let Some(v) = v {
+                if v < oldest || v > newest {
+                    cx.err(
+                        format!("{fpath}.{key}"),
+                        format!("version {v} is outside {oldest}..={newest}"),
+                    );
+                }
+            }
+            v
+        };
+        let since = ver(cx, "since", &f.since);
+        let until = ver(cx, "until", &f.until);
+        let when = f.when.as_ref().map(|w| {
+            let (set, flag) = match w.strip_prefix('!') {
+                Some(rest) => (false, rest.trim()),
+                None => (true, w.trim()),
+            };
+            if !documentation && !tflags.iter().any(|t| t.flag == flag) {
+                cx.err(
+                    format!("{fpath}.when"),
+                    format!("condition on flag `{flag}`, which this type does not use"),
+                );
+            }
+            When {
+                flag: flag.to_string(),
+                set,
+            }
+        });
+        let wide = f.wide.as_ref().map(|w| {
+            let wpath = format!("{fpath}.wide");
+            let wty = match &w.ty {
+                Some(s) => FieldType::parse(s).unwrap_or_else(|| {
+                    cx.err(&wpath, format!("unknown field type `{s}`"));
+                    ty
+                }),
+                None => ty,
+            };
+            Wide {
+                offset: cx
+                    .expr(&format!("{wpath}.offset"), &w.offset)
+                    .unwrap_or_default(),
+                len: cx.expr(&format!("{wpath}.len"), &w.len).unwrap_or_default(),
+                ty: wty,
+            }
+        });
+        match ty {
+            FieldType::Repeat if f.element.is_empty() || count.is_none() => {
+                cx.err(&fpath, "a `repeat` field needs `count` and `element`");
+            }
+            FieldType::Repeat => {}
+            _ if !f.element.is_empty() => cx.err(
+                &fpath,
+                format!("only `repeat` fields have `element` (this is `{}`)", f.ty),
+            ),
+            _ => {}
+        }
+        let element = lower_fields(
+            cx,
+            &format!("{fpath}.element"),
+            &f.element,
+            tflags,
+            (oldest, newest),
+            documentation,
+        );
+        out.push(Field {
+            name: f.name.clone(),
+            offset,
+            len,
+            ty,
+            description: f.description.clone(),
+            accessor: f.accessor.clone(),
+            count,
+            since,
+            until,
+            when,
+            wide,
+            element,
+            docs: f.docs.clone().into_vec(),
+        });
+    }
+    out
+}
+
+/// Unique ids covering `0..count` in every era.
+fn check_ids(cx: &mut Cx, eras: &[Era], types: &[Type]) {
+    for (ei, era) in eras.iter().enumerate() {
+        let mut by_id: BTreeMap<u32, &str> = BTreeMap::new();
+        for t in types {
+            let Some(r) = t.id_at(era.since) else {
+                continue;
+            };
+            if r.id >= era.count {
+                cx.err(
+                    format!("types.{}.ids", t.kind),
+                    format!(
+                        "id {} is out of range 0..{} in era {}",
+                        r.id, era.count, era.since
+                    ),
+                );
+            }
+            if let Some(other) = by_id.insert(r.id, &t.kind) {
+                cx.err(
+                    format!("types.{}.ids", t.kind),
+                    format!(
+                        "id {} used by both `{other}` and `{}` in era {}",
+                        r.id, t.kind, era.since
+                    ),
+                );
+            }
+        }
+        let missing: Vec<String> = (0..era.count)
+            .filter(|i| !by_id.contains_key(i))
+            .map(|i| i.to_string())
+            .collect();
+        if !missing.is_empty() {
+            cx.err(
+                format!("eras[{ei}]"),
+                format!(
+                    "era {} has no type for id(s) {}",
+                    era.since,
+                    missing.join(", ")
+                ),
+            );
+        }
+    }
+}
+
+/// Fields back to back, lengths that add up, wide and narrow forms that agree, fixed layouts complete.
+fn check_layout(cx: &mut Cx, t: &Type, kinds: &[KindDef], oldest: Ver) {
+    let path = format!("types.{}.fields", t.kind);
+    let index = |f: &Field| t.fields.iter().position(|g| g.name == f.name).unwrap_or(0);
+    let wide_flag = t.flag_since("FLAG_64").is_some();
+    if t.has_wide() && !wide_flag {
+        cx.err(
+            &path,
+            "fields have a `wide` form but the type does not use FLAG_64",
+        );
+    }
+    let mut whens: Vec<Option<&When>> = t
+        .fields
+        .iter()
+        .filter_map(|f| f.when.as_ref())
+        .map(Some)
+        .collect();
+    whens.dedup();
+    if whens.is_empty() {
+        whens.push(None);
+    }
+    let mut reported = BTreeSet::new();
+    for (_, _, fields) in t.variants(oldest) {
+        for w in &whens {
+            let seq: Vec<&Field> = fields
+                .iter()
+                .filter(|f| f.when.is_none() || f.when.as_ref() == *w)
+                .collect();
+            let items: Vec<(usize, &Field)> = seq.iter().map(|f| (index(f), *f)).collect();
+            check_sequence(cx, &path, &items, Expr::constant(4), false, &mut reported);
+            if wide_flag && t.has_wide() {
+                check_sequence(cx, &path, &items, Expr::constant(4), true, &mut reported);
+            }
+        }
+    }
+    for (i, f) in t.fields.iter().enumerate() {
+        check_field(cx, &format!("{path}[{i}]"), f, t, wide_flag);
+    }
+    let math = kinds.iter().any(|k| k.name == t.kind && k.math);
+    for (i, f) in t.fields.iter().enumerate() {
+        let fpath = format!("{path}[{i}]");
+        if math {
+            match &f.accessor {
+                None => cx.err(
+                    &fpath,
+                    format!(
+                        "field `{}` of fixed-size `{}` needs an `accessor`",
+                        f.name, t.kind
+                    ),
+                ),
+                Some(a) => {
+                    if syn::parse_str::<syn::Expr>(&format!("v.{a}")).is_err() {
+                        cx.err(&fpath, format!("accessor `{a}` is not a Rust field path"));
+                    }
+                }
+            }
+            if f.offset.as_const().is_none() || f.len.as_const().is_none() {
+                cx.err(
+                    &fpath,
+                    format!(
+                        "field `{}` of fixed-size `{}` must have a constant offset and length",
+                        f.name, t.kind
+                    ),
+                );
+            }
+            if !matches!(f.ty, FieldType::Real | FieldType::I32 | FieldType::F32) {
+                cx.err(
+                    &fpath,
+                    format!("fixed-size field `{}` must be real, i32 or f32", f.name),
+                );
+            }
+        } else if f.accessor.is_some() {
+            cx.err(
+                &fpath,
+                format!(
+                    "only fixed-size math kinds have accessors, `{}` is not one",
+                    t.kind
+                ),
+            );
+        }
+    }
+}
+
+/// One field's own rules: real fields widen to 8 bytes, repeats add up to count x stride.
+fn check_field(cx: &mut Cx, path: &str, f: &Field, t: &Type, wide_flag: bool) {
+    if let Some(w) = &f.wide {
+        let narrow_len = f.len.as_const();
+        match (f.ty, w.ty) {
+            (FieldType::Real, FieldType::Real) => {
+                if narrow_len != Some(4) || w.len.as_const() != Some(8) {
+                    cx.err(
+                        path,
+                        format!(
+                            "real field `{}` must be 4 bytes narrow and 8 wide (is {} / {})",
+                            f.name, f.len, w.len
+                        ),
+                    );
+                }
+            }
+            (FieldType::I32, FieldType::I64) | (FieldType::F32, FieldType::F64) => {
+                if narrow_len != Some(4) || w.len.as_const() != Some(8) {
+                    cx.err(
+                        path,
+                        format!("field `{}` must be 4 bytes narrow and 8 wide", f.name),
+                    );
+                }
+            }
+            (FieldType::Repeat, FieldType::Repeat) => {}
+            (a, b) => cx.err(
+                path,
+                format!(
+                    "field `{}` cannot widen from {} to {}",
+                    f.name,
+                    a.as_str(),
+                    b.as_str()
+                ),
+            ),
+        }
+    } else if wide_flag && t.has_wide() && f.ty == FieldType::Real {
+        cx.err(
+            path,
+            format!(
+                "real field `{}` has no `wide` form though the type uses FLAG_64",
+                f.name
+            ),
+        );
+    }
+    let fixed_len = |ty: FieldType| match ty {
+        FieldType::U32 | FieldType::I32 | FieldType::F32 => Some(4),
+        FieldType::U64 | FieldType::I64 | FieldType::F64 => Some(8),
+        FieldType::Real => Some(4),
+        _ => None,
+    };
+    if let (Some(want), Some(have)) = (fixed_len(f.ty), f.len.as_const()) {
+        if want != have {
+            cx.err(
+                path,
+                format!(
+                    "field `{}` is {} but {have} bytes long (expected {want})",
+                    f.name,
+                    f.ty.as_str()
+                ),
+            );
+        }
+    } else if fixed_len(f.ty).is_some() {
+        cx.err(
+            path,
+            format!(
+                "field `{}` is {} but has variable length `{}`",
+                f.name,
+                f.ty.as_str(),
+                f.len
+            ),
+        );
+    }
+    if f.ty == FieldType::Repeat {
+        let epath = format!("{path}.element");
+        let items: Vec<(usize, &Field)> = f.element.iter().enumerate().collect();
+        let mut reported = BTreeSet::new();
+        let end = check_sequence(cx, &epath, &items, Expr::constant(0), false, &mut reported);
+        if let (Some(stride), Some(count)) = (end.as_ref().and_then(|e| e.as_const()), &f.count) {
+            let want = count.scale(stride);
+            if want != f.len {
+                cx.err(
+                    path,
+                    format!(
+                        "length `{}` does not add up: {} elements of {stride} bytes make `{want}`",
+                        f.len, count
+                    ),
+                );
+            }
+        }
+        if f.wide.is_some() {
+            let wend = check_sequence(cx, &epath, &items, Expr::constant(0), true, &mut reported);
+            if let (Some(stride), Some(count), Some(w)) =
+                (wend.as_ref().and_then(|e| e.as_const()), &f.count, &f.wide)
+            {
+                let want = count.scale(stride);
+                if want != w.len {
+                    cx.err(path, format!("wide length `{}` does not add up: {} elements of {stride} bytes make `{want}`", w.len, count));
+                }
+            }
+        }
+        for (i, e) in f.element.iter().enumerate() {
+            check_field(cx, &format!("{epath}[{i}]"), e, t, wide_flag);
+        }
+    }
+}
+
+/// Checks that `items` sit back to back from `start`; returns where the last one ends.
+fn check_sequence(
+    cx: &mut Cx,
+    path: &str,
+    items: &[(usize, &Field)],
+    start: Expr,
+    wide: bool,
+    reported: &mut BTreeSet<(usize, bool)>,
+) -> Option<Expr> {
+    let mut at = start;
+    let mut prev: Option<&Field> = None;
+    for (i, f) in items {
+        let (offset, len) = if wide {
+            let (o, l, _) = f.widened();
+            (if f.wide.is_some() { o } else { at.clone() }, l)
+        } else {
+            (f.offset.clone(), f.len.clone())
+        };
+        // A narrow-only field keeps its length in the wide form, at the running wide offset.
+        if offset != at && reported.insert((*i, wide)) {
+            let form = if wide { "wide " } else { "" };
+            let msg = match (offset.as_const(), at.as_const(), prev) {
+                (Some(o), Some(a), Some(p)) if o < a => {
+                    format!(
+                        "{form}field `{}` overlaps `{}` (bytes {o}..{a})",
+                        f.name, p.name
+                    )
+                }
+                (Some(o), Some(a), Some(p)) => format!(
+                    "{form}gap between `{}` and `{}` (bytes {a}..{o})",
+                    p.name, f.name
+                ),
+                (_, _, Some(p)) => format!(
+                    "{form}field `{}` starts at `{offset}` but `{}` ends at `{at}`",
+                    f.name, p.name
+                ),
+                (_, _, None) => format!(
+                    "{form}field `{}` starts at `{offset}`, expected `{at}`",
+                    f.name
+                ),
+            };
+            cx.err(format!("{path}[{i}]"), msg);
+        }
+        at = offset.add(&len);
+        prev = Some(f);
+    }
+    Some(at)
+}
+
+/// The same fixed layout in every dialect: narrow fields equal, wide fields equal where both exist.
+fn check_across(dialects: &[Dialect], kinds: &[KindDef], errs: &mut Vec<SpecError>) {
+    for k in kinds.iter().filter(|k| k.math) {
+        let mut first: Option<(&Dialect, &Type)> = None;
+        let mut have = false;
+        for d in dialects.iter().filter(|d| !d.documentation) {
+            let Some(t) = d.ty(&k.name) else { continue };
+            have = true;
+            let Some((d0, t0)) = first else {
+                first = Some((d, t));
+                continue;
+            };
+            for (i, (a, b)) in t0.fields.iter().zip(&t.fields).enumerate() {
+                let same = a.name == b.name
+                    && a.offset == b.offset
+                    && a.len == b.len
+                    && a.ty == b.ty
+                    && a.accessor == b.accessor;
+                let wide_same = match (&a.wide, &b.wide) {
+                    (Some(x), Some(y)) => x == y,
+                    _ => true,
+                };
+                if !same || !wide_same {
+                    err(
+                        errs,
+                        &d.file,
+                        format!("types.{}.fields[{i}]", k.name),
+                        format!(
+                            "fixed layout of `{}` differs from {} (field `{}` vs `{}`)",
+                            k.name, d0.file, b.name, a.name
+                        ),
+                    );
+                }
+            }
+            if t0.fields.len() != t.fields.len() {
+                err(
+                    errs,
+                    &d.file,
+                    format!("types.{}.fields", k.name),
+                    format!(
+                        "fixed layout of `{}` has {} fields, {} has {}",
+                        k.name,
+                        t.fields.len(),
+                        d0.file,
+                        t0.fields.len()
+                    ),
+                );
+            }
+        }
+        if !have && !dialects.is_empty() && dialects.iter().any(|d| !d.documentation) {
+            let d = &dialects[0];
+            err(
+                errs,
+                &d.file,
+                "types",
+                format!("math kind `{}` has a layout in no dialect", k.name),
+            );
+        }
+    }
+}
