@@ -517,9 +517,33 @@ impl<'a> Decoder<'a, '_> {
         }
     }
 
-    #[inline]
+    /// A string as the result holds it. The common case (in bounds, ASCII without NUL) comes
+    /// back from [`Decoder::plain_text`] as two words in registers; anything else, errors
+    /// included, goes the full way through [`Decoder::text`].
+    #[inline(always)]
     fn string<B: Build<'a>>(&mut self) -> Result<B::Str, DecodeError> {
-        Ok(B::text(self.text()?))
+        match self.plain_text() {
+            Some(s) => Ok(B::text(Cow::Borrowed(s))),
+            None => Ok(B::text(self.text()?)),
+        }
+    }
+
+    /// The next string if it is in bounds and plain ASCII without NUL (which the engine's
+    /// reading leaves as it is); `None`, having read nothing, otherwise.
+    #[inline(never)]
+    fn plain_text(&mut self) -> Option<&'a str> {
+        let buf: &'a [u8] = self.buf;
+        let head = buf.get(self.pos..self.pos + 4)?;
+        let n = u32::from_le_bytes([head[0], head[1], head[2], head[3]]) as usize;
+        let start = self.pos + 4;
+        let total = n.checked_add(quirks::pad4(n))?;
+        let padded = buf.get(start..start.checked_add(total)?)?;
+        if n > i32::MAX as usize || !ascii_without_nul(padded, n) {
+            return None;
+        }
+        self.pos = start + total;
+        // SAFETY: every byte is in 0x01..=0x7F, and ASCII is valid UTF-8.
+        Some(unsafe { std::str::from_utf8_unchecked(&padded[..n]) })
     }
 
     /// A packed array's element count and the bytes of its elements (`stride` each).
