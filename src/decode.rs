@@ -628,9 +628,12 @@ impl<'a> Decoder<'a, '_> {
     /// (and hands it to its parent) or until one of its elements opens a container of its own.
     fn run<B: Build<'a>>(&mut self) -> Result<B, DecodeError> {
         let mut stack: SmallVec<[Frame<'a, B>; INLINE_DEPTH]> = SmallVec::new();
-        match self.one::<B>()? {
-            Step::Value(v) => return Ok(v),
-            Step::Open(frame) => stack.push(frame),
+        let mut root = None;
+        if let Some(frame) = self.one::<B>(|v| root = Some(v))? {
+            stack.push(frame);
+        }
+        if let Some(v) = root {
+            return Ok(v);
         }
         loop {
             let depth = stack.len();
@@ -649,6 +652,8 @@ impl<'a> Decoder<'a, '_> {
 
     /// Reads elements of `frame` (at nesting `depth`) until it is full (`None`) or an element
     /// opens a container (returned; a dictionary keeps the key read, an object the name).
+    /// Each leaf goes straight to its place (`put`), not back through a returned value: that
+    /// keeps it in registers instead of bouncing through the stack.
     #[inline]
     fn fill<B: Build<'a>>(
         &mut self,
@@ -659,9 +664,8 @@ impl<'a> Decoder<'a, '_> {
             Frame::Array { items, left, .. } => {
                 while *left > 0 {
                     self.check_depth(depth)?;
-                    match self.one::<B>()? {
-                        Step::Value(v) => items.push(v),
-                        Step::Open(child) => return Ok(Some(child)),
+                    if let Some(child) = self.one::<B>(|v| items.push(v))? {
+                        return Ok(Some(child));
                     }
                     *left -= 1;
                 }
@@ -670,23 +674,21 @@ impl<'a> Decoder<'a, '_> {
                 fill, left, key, ..
             } => {
                 while *left > 0 {
-                    let k = match key.take() {
-                        Some(k) => k,
-                        None => {
-                            self.check_depth(depth)?;
-                            match self.one::<B>()? {
-                                Step::Value(v) => v,
-                                Step::Open(child) => return Ok(Some(child)),
-                            }
-                        }
-                    };
-                    self.check_depth(depth)?;
-                    match self.one::<B>()? {
-                        Step::Value(v) => fill.insert(k, v),
-                        Step::Open(child) => {
-                            *key = Some(k);
+                    if key.is_none() {
+                        self.check_depth(depth)?;
+                        if let Some(child) = self.one::<B>(|v| *key = Some(v))? {
                             return Ok(Some(child));
                         }
+                    }
+                    self.check_depth(depth)?;
+                    // A value that opens a container leaves the key pending in the frame.
+                    let put = |v| {
+                        if let Some(k) = key.take() {
+                            fill.insert(k, v)
+                        }
+                    };
+                    if let Some(child) = self.one::<B>(put)? {
+                        return Ok(Some(child));
                     }
                     *left -= 1;
                 }
@@ -696,17 +698,17 @@ impl<'a> Decoder<'a, '_> {
             } => {
                 while *left > 0 {
                     // The name is read before the depth is checked, as the engine does.
-                    let n = match name.take() {
-                        Some(n) => n,
-                        None => self.string::<B>()?,
-                    };
+                    if name.is_none() {
+                        *name = Some(self.string::<B>()?);
+                    }
                     self.check_depth(depth)?;
-                    match self.one::<B>()? {
-                        Step::Value(v) => props.push((n, v)),
-                        Step::Open(child) => {
-                            *name = Some(n);
-                            return Ok(Some(child));
+                    let put = |v| {
+                        if let Some(n) = name.take() {
+                            props.push((n, v))
                         }
+                    };
+                    if let Some(child) = self.one::<B>(put)? {
+                        return Ok(Some(child));
                     }
                     *left -= 1;
                 }
@@ -737,7 +739,10 @@ impl<'a> Decoder<'a, '_> {
     /// here, inline in the driver's loop; the rest (and containers) in [`Decoder::other`],
     /// which keeps this function small enough to stay in registers.
     #[inline(always)]
-    fn one<B: Build<'a>>(&mut self) -> Result<Step<'a, B>, DecodeError> {
+    fn one<B: Build<'a>>(
+        &mut self,
+        put: impl FnOnce(B),
+    ) -> Result<Option<Frame<'a, B>>, DecodeError> {
         let at = self.pos;
         let header = self.u32()?;
         let tag = header & quirks::TYPE_MASK;
@@ -764,16 +769,28 @@ impl<'a> Decoder<'a, '_> {
             } else {
                 crate::layout::real_from_f32_bits(self.u32()?)
             }),
-            Kind::String => return Ok(Step::Value(B::string(self.string::<B>()?))),
+            Kind::String => {
+                put(B::string(self.string::<B>()?));
+                return Ok(None);
+            }
             Kind::Vector2 => {
                 let wide = flag && dialect.flag64_reals(version, kind);
                 Scalar::Vector2(self.fixed(fixed::vector2_size(wide), |b| {
                     fixed::decode_vector2(b, wide)
                 })?)
             }
-            _ => return self.other(at, header, kind),
+            _ => {
+                return match self.other(at, header, kind)? {
+                    Step::Value(v) => {
+                        put(v);
+                        Ok(None)
+                    }
+                    Step::Open(frame) => Ok(Some(frame)),
+                }
+            }
         };
-        Ok(Step::Value(B::scalar(s)))
+        put(B::scalar(s));
+        Ok(None)
     }
 
     /// [`Decoder::one`] for the other types, after the header.
