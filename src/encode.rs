@@ -78,16 +78,33 @@ trait Sink {
     /// which only ever runs after it succeeded, skips the checks.
     const CHECKS: bool;
     fn put(&mut self, bytes: &[u8]);
-    fn zeros(&mut self, n: usize);
+    /// A few bytes known at compile time (headers, counts, numbers, padding).
+    fn put_array<const N: usize>(&mut self, bytes: [u8; N]);
+    /// Up to four zero bytes: the padding of strings and byte arrays.
+    #[inline(always)]
+    fn zeros(&mut self, n: usize) {
+        match n {
+            0 => {}
+            1 => self.put_array([0; 1]),
+            2 => self.put_array([0; 2]),
+            3 => self.put_array([0; 3]),
+            _ => {
+                for _ in 0..n / 4 {
+                    self.put_array([0; 4]);
+                }
+                self.zeros(n % 4);
+            }
+        }
+    }
     /// A fixed layout of `size` bytes, written by `f` (only called when writing).
     fn layout(&mut self, size: usize, f: impl FnOnce(&mut Vec<u8>));
-    #[inline]
+    #[inline(always)]
     fn u32(&mut self, v: u32) {
-        self.put(&v.to_le_bytes());
+        self.put_array(v.to_le_bytes());
     }
-    #[inline]
+    #[inline(always)]
     fn u64(&mut self, v: u64) {
-        self.put(&v.to_le_bytes());
+        self.put_array(v.to_le_bytes());
     }
 }
 
@@ -99,6 +116,10 @@ impl Sink for Counter {
     #[inline]
     fn put(&mut self, bytes: &[u8]) {
         self.0 += bytes.len();
+    }
+    #[inline(always)]
+    fn put_array<const N: usize>(&mut self, _: [u8; N]) {
+        self.0 += N;
     }
     #[inline]
     fn zeros(&mut self, n: usize) {
@@ -119,9 +140,19 @@ impl Sink for Writer<'_> {
     fn put(&mut self, bytes: &[u8]) {
         self.0.extend_from_slice(bytes);
     }
-    #[inline]
-    fn zeros(&mut self, n: usize) {
-        self.0.resize(self.0.len() + n, 0);
+    /// One store instead of `extend_from_slice`'s call and `memmove` for 4 bytes (a third of
+    /// the writing pass's time on W4 before).
+    #[inline(always)]
+    fn put_array<const N: usize>(&mut self, bytes: [u8; N]) {
+        // A no-op when the sizing pass reserved the room, as it always has.
+        self.0.reserve(N);
+        let len = self.0.len();
+        // SAFETY: `reserve` guarantees capacity for `len + N` bytes, the `N` bytes written
+        // are initialised by the write, and `[u8; N]` has no alignment requirement.
+        unsafe {
+            self.0.as_mut_ptr().add(len).cast::<[u8; N]>().write(bytes);
+            self.0.set_len(len + N);
+        }
     }
     #[inline]
     fn layout(&mut self, _: usize, f: impl FnOnce(&mut Vec<u8>)) {
