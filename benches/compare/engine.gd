@@ -89,7 +89,10 @@ func time_empty(value, batch, samples):
 
 func emit(op, name, us, overhead_us, size):
 	var net = max(us - overhead_us, 0.0)
-	print('{"tool":"godot3","op":"%s","dialect":"godot3","workload":"%s","median_ns":%.1f,"loop_overhead_ns":%.1f,"bytes":%d}' % [op, name, net * 1000.0, overhead_us * 1000.0, size])
+	var tool = OS.get_environment("GDV_TOOL")
+	if tool == "":
+		tool = "godot3"
+	print('{"tool":"' + tool + '","op":"%s","dialect":"godot3","workload":"%s","median_ns":%.1f,"loop_overhead_ns":%.1f,"bytes":%d}' % [op, name, net * 1000.0, overhead_us * 1000.0, size])
 
 
 func _init():

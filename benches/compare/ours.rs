@@ -101,7 +101,13 @@ fn median_ns(mut f: impl FnMut(), sample: Duration, samples: usize) -> f64 {
     times[times.len() / 2]
 }
 
+/// One measurement as a JSON line. `GDV_TOOL` renames our rows (run.sh's second pass, with
+/// glibc's heap trimming off, is `gdvariant-notrim`).
 fn line(tool: &str, op: &str, dialect: &str, workload: &str, ns: f64, bytes: usize) {
+    let renamed = std::env::var("GDV_TOOL")
+        .ok()
+        .filter(|_| tool == "gdvariant");
+    let tool = renamed.as_deref().unwrap_or(tool);
     println!(
         "{{\"tool\":\"{tool}\",\"op\":\"{op}\",\"dialect\":\"{dialect}\",\"workload\":\"{workload}\",\"median_ns\":{ns:.1},\"bytes\":{bytes}}}"
     );

@@ -62,6 +62,14 @@ say "timing @gd-com/utils getVar / putVar"
 NODE_PATH="$WORK/node/node_modules" node "$ROOT/benches/compare/gdcom.js" "$DATA" $FILTER | tee -a "$RESULTS" >&2
 say "timing playgodot decode_variant / encode_variant"
 "$WORK/venv/bin/python" "$ROOT/benches/compare/playgodot_bench.py" "$DATA" $FILTER | tee -a "$RESULTS" >&2
+# glibc gives a freed heap back to the OS once its top exceeds the trim threshold, so every
+# W3 iteration faults its ~50 MB in again; this pass shows how much of each tool's W3 time
+# that is (the allocator's behaviour, not the codec's).
+NOTRIM=glibc.malloc.trim_threshold=4000000000:glibc.malloc.mmap_threshold=33554432
+say "timing W3 again with glibc's heap trimming off"
+GLIBC_TUNABLES=$NOTRIM GDV_TOOL=gdvariant-notrim "$OURS" time "$DATA" w3 | grep -v memcpy | tee -a "$RESULTS" >&2
+(cd "$DATA" && GLIBC_TUNABLES=$NOTRIM GDV_TOOL=godot3-notrim GDV_MODE=time GDV_DIR="$DATA" GDV_FILTER=w3 \
+  godot3-server -s "$ROOT/benches/compare/engine.gd" 2>/dev/null) | grep '^{' | tee -a "$RESULTS" >&2
 say "peak memory of one W3 decode (fresh processes)"
 for op in owned borrowed; do
   "$OURS" mem "$DATA" w3_dicts_100k.godot3.bin $op | tee -a "$MEM" >&2

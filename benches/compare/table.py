@@ -96,6 +96,21 @@ def main():
                "number of bytes into a buffer allocated beforehand.")
     out.append("")
 
+    # W3 with glibc's trimming off (run.sh's second pass), if present.
+    if get("gdvariant-notrim", "decode", "w3_dicts_100k"):
+        out.append("**W3 with glibc's heap trimming off** (`GLIBC_TUNABLES=glibc.malloc.trim_threshold=…`): "
+                   "how much of W3 is the allocator returning memory to the OS and faulting it back in")
+        out.append("")
+        out.append("| | gdvariant default | gdvariant no trim | Godot 3.2.3 default | Godot 3.2.3 no trim |")
+        out.append("|---|---|---|---|---|")
+        for op, label in [("decode", "decode"), ("decode_borrowed", "borrowed decode"), ("encode", "encode")]:
+            eng = "decode" if op == "decode_borrowed" else op
+            out.append(f"| {label} | {fmt(ns('gdvariant', op, 'w3_dicts_100k'))} | "
+                       f"{fmt(ns('gdvariant-notrim', op, 'w3_dicts_100k'))} | "
+                       f"{fmt(ns('godot3', eng, 'w3_dicts_100k')) if op != 'decode_borrowed' else '—'} | "
+                       f"{fmt(ns('godot3-notrim', eng, 'w3_dicts_100k')) if op != 'decode_borrowed' else '—'} |")
+        out.append("")
+
     # The targets.
     def ratio(a, b):
         return None if a is None or b is None or b == 0 else a / b
