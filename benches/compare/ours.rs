@@ -81,24 +81,36 @@ fn check(dir: &Path) -> Res {
     Ok(())
 }
 
-/// Median time per call of `f`, in nanoseconds: calls are batched so one sample takes about
-/// `sample` (short operations), and the median of `samples` samples is kept.
-fn median_ns(mut f: impl FnMut(), sample: Duration, samples: usize) -> f64 {
-    let start = Instant::now();
-    f();
-    let once = start.elapsed().max(Duration::from_nanos(20));
-    let batch = (sample.as_nanos() / once.as_nanos()).clamp(1, 1_000_000) as u32;
-    let mut times: Vec<f64> = (0..samples)
-        .map(|_| {
-            let t = Instant::now();
+/// Median time per call of each operation, in nanoseconds. Calls are batched so that one
+/// sample takes about `sample`, and the operations take turns sample by sample, so that a
+/// busy moment of the shared machine hits all of them alike (their ratios are what matter).
+fn medians_ns(ops: &mut [&mut dyn FnMut()], sample: Duration, samples: usize) -> Vec<f64> {
+    let batches: Vec<u32> = ops
+        .iter_mut()
+        .map(|f| {
+            let start = Instant::now();
+            f();
+            let once = start.elapsed().max(Duration::from_nanos(20));
+            (sample.as_nanos() / once.as_nanos()).clamp(1, 1_000_000) as u32
+        })
+        .collect();
+    let mut times = vec![Vec::with_capacity(samples); ops.len()];
+    for _ in 0..samples {
+        for ((f, &batch), t) in ops.iter_mut().zip(&batches).zip(&mut times) {
+            let start = Instant::now();
             for _ in 0..batch {
                 f();
             }
-            t.elapsed().as_nanos() as f64 / f64::from(batch)
+            t.push(start.elapsed().as_nanos() as f64 / f64::from(batch));
+        }
+    }
+    times
+        .into_iter()
+        .map(|mut t| {
+            t.sort_by(f64::total_cmp);
+            t[t.len() / 2]
         })
-        .collect();
-    times.sort_by(f64::total_cmp);
-    times[times.len() / 2]
+        .collect()
 }
 
 /// One measurement as a JSON line. `GDV_TOOL` renames our rows (run.sh's second pass, with
@@ -135,62 +147,48 @@ fn time(dir: &Path, filter: Option<&str>) -> Res {
                 (Duration::from_millis(5), 41)
             };
             let n = bytes.len();
-            // Decoding includes dropping the value, as the engine's loop frees its last one.
-            let ns = median_ns(
-                || drop(black_box(decode(black_box(&bytes), d, &dopts).unwrap())),
-                sample,
-                samples,
-            );
-            line("gdvariant", "decode", tag, w.name, ns, n);
-            let ns = median_ns(
-                || {
-                    drop(black_box(
-                        decode_borrowed(black_box(&bytes), d, &dopts).unwrap(),
-                    ))
-                },
-                sample,
-                samples,
-            );
-            line("gdvariant", "decode_borrowed", tag, w.name, ns, n);
-            let ns = median_ns(
-                || drop(black_box(encode(black_box(&value), d, &eopts).unwrap())),
-                sample,
-                samples,
-            );
-            line("gdvariant", "encode", tag, w.name, ns, n);
             let mut copy = vec![0u8; n];
-            let ns = median_ns(
-                || {
-                    copy.copy_from_slice(black_box(&bytes));
-                    black_box(&mut copy);
-                },
+            // Decoding includes dropping the value, as the engine's loop frees its last one.
+            let mut owned = || drop(black_box(decode(black_box(&bytes), d, &dopts).unwrap()));
+            let mut borrowed = || {
+                drop(black_box(
+                    decode_borrowed(black_box(&bytes), d, &dopts).unwrap(),
+                ))
+            };
+            let mut encoded = || drop(black_box(encode(black_box(&value), d, &eopts).unwrap()));
+            let mut memcpy = || {
+                copy.copy_from_slice(black_box(&bytes));
+                black_box(&mut copy);
+            };
+            let ns = medians_ns(
+                &mut [&mut owned, &mut borrowed, &mut encoded, &mut memcpy],
                 sample,
                 samples,
             );
-            line("memcpy", "copy", tag, w.name, ns, n);
+            line("gdvariant", "decode", tag, w.name, ns[0], n);
+            line("gdvariant", "decode_borrowed", tag, w.name, ns[1], n);
+            line("gdvariant", "encode", tag, w.name, ns[2], n);
+            line("memcpy", "copy", tag, w.name, ns[3], n);
         }
     }
     // Borrowed decoding of a PackedByteArray costs the same whatever its size: the 16-byte
     // twin of W2.
-    if filter.is_none_or(|f| "w2_bytes_16b".contains(f)) {
+    if filter.is_none_or(|f| f.contains("w2_bytes_16b")) {
         for (d, tag) in dialects() {
             let bytes = encode(&Variant::PackedByteArray(vec![7; 16]), d, &eopts)
                 .map_err(|e| e.to_string())?;
-            let ns = median_ns(
-                || {
-                    drop(black_box(
-                        decode_borrowed(black_box(&bytes), d, &dopts).unwrap(),
-                    ))
-                },
-                Duration::from_millis(5),
-                41,
-            );
+            let mut borrowed = || {
+                drop(black_box(
+                    decode_borrowed(black_box(&bytes), d, &dopts).unwrap(),
+                ))
+            };
+            let ns = medians_ns(&mut [&mut borrowed], Duration::from_millis(5), 41);
             line(
                 "gdvariant",
                 "decode_borrowed",
                 tag,
                 "w2_bytes_16b",
-                ns,
+                ns[0],
                 bytes.len(),
             );
         }

@@ -53,15 +53,23 @@ RESULTS=$WORK/results.jsonl
 MEM=$WORK/mem.jsonl
 : >"$RESULTS"
 : >"$MEM"
-say "timing gdvariant and memcpy"
-"$OURS" time "$DATA" $FILTER | tee -a "$RESULTS" >&2
-say "timing Godot 3.2.3 bytes2var / var2bytes"
-(cd "$DATA" && GDV_MODE=time GDV_DIR="$DATA" GDV_FILTER="$FILTER" \
-  godot3-server -s "$ROOT/benches/compare/engine.gd" 2>/dev/null) | grep '^{' | tee -a "$RESULTS" >&2
-say "timing @gd-com/utils getVar / putVar"
-NODE_PATH="$WORK/node/node_modules" node "$ROOT/benches/compare/gdcom.js" "$DATA" $FILTER | tee -a "$RESULTS" >&2
-say "timing playgodot decode_variant / encode_variant"
-"$WORK/venv/bin/python" "$ROOT/benches/compare/playgodot_bench.py" "$DATA" $FILTER | tee -a "$RESULTS" >&2
+# Each tool times each workload in a fresh process, so that one workload's heap (W3 leaves
+# ~50 MB of freed chunks behind) does not slow the next one down.
+WORKLOADS="w1_float32_1m w2_bytes_16mib w3_dicts_100k w4_dict"
+for w in $WORKLOADS; do
+  case "$w" in *"$FILTER"*) ;; *) continue ;; esac
+  say "timing $w: gdvariant and memcpy"
+  "$OURS" time "$DATA" "$w" | tee -a "$RESULTS" >&2
+  say "timing $w: Godot 3.2.3 bytes2var / var2bytes"
+  (cd "$DATA" && GDV_MODE=time GDV_DIR="$DATA" GDV_FILTER="$w" \
+    godot3-server -s "$ROOT/benches/compare/engine.gd" 2>/dev/null) | grep '^{' | tee -a "$RESULTS" >&2
+  say "timing $w: @gd-com/utils getVar / putVar"
+  NODE_PATH="$WORK/node/node_modules" node "$ROOT/benches/compare/gdcom.js" "$DATA" "$w" | tee -a "$RESULTS" >&2
+  say "timing $w: playgodot decode_variant / encode_variant"
+  "$WORK/venv/bin/python" "$ROOT/benches/compare/playgodot_bench.py" "$DATA" "$w" | tee -a "$RESULTS" >&2
+done
+"$OURS" time "$DATA" w2_bytes_16b | tee -a "$RESULTS" >&2
+
 # glibc gives a freed heap back to the OS once its top exceeds the trim threshold, so every
 # W3 iteration faults its ~50 MB in again; this pass shows how much of each tool's W3 time
 # that is (the allocator's behaviour, not the codec's).

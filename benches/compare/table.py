@@ -46,15 +46,18 @@ def main():
         r = get(tool, op, workload, dialect)
         return None if r is None else r.get("median_ns")
 
+    errors = []
+
     def cell(tool, op, workload, dialect, ours):
         r = get(tool, op, workload, dialect)
         if r is None:
             return "—"
         if r.get("median_ns") is None:
-            return "cannot" + (f" ({r['error'][:40]})" if r.get("error") else "")
+            errors.append(f"{tool} {op} {workload}: {r.get('error', 'no result')}")
+            return f"fails<sup>{len(errors)}</sup>"
         t = r["median_ns"]
-        r = t / ours if ours else None
-        ratio = "" if r is None else (f" ({r:,.1f}×)" if r >= 1 else f" ({r:.2g}×)")
+        q = t / ours if ours else None
+        ratio = "" if q is None else (f" ({q:,.1f}×)" if q >= 1 else f" ({q:.2g}×)")
         mark = "" if r.get("same_bytes", True) else " ≠"
         return f"{fmt(t)}{ratio}{mark}"
 
@@ -86,6 +89,10 @@ def main():
             cells.append(cell("playgodot", op, w, "godot4", ours4))
             cells.append(cell("memcpy", "copy", w, "godot3", ours3))
             out.append("| " + " | ".join(cells) + " |")
+        out.append("")
+    for n, e in enumerate(errors, 1):
+        out.append(f"<sup>{n}</sup> {e}  ")
+    if errors:
         out.append("")
     out.append("Godot 3 bytes (made by the engine's `var2bytes`) for gdvariant, the engine and "
                "@gd-com/utils; Godot 4 bytes for playgodot, which reads only that format, with "
