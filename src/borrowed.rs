@@ -1,7 +1,7 @@
 //! Zero-copy decoding: [`decode_borrowed`] gives a [`VariantRef`] whose strings, names and
 //! packed arrays point into the input, for reading big messages without copying them.
 //!
-//! It runs the very decoder of [`decode`](crate::decode) (see `decode.rs`, the `Build`
+//! It runs the very decoder of [`decode`](fn@crate::decode) (see `decode.rs`, the `Build`
 //! trait), so it accepts and rejects the same bytes with the same errors and offsets; only
 //! what it builds differs. [`VariantRef::to_owned`] gives the owned [`Variant`].
 
@@ -22,7 +22,7 @@ use std::marker::PhantomData;
 
 /// Decodes one value from the start of `bytes` without copying its text or packed arrays.
 ///
-/// Returns the value and the number of bytes it used, exactly as [`decode`](crate::decode)
+/// Returns the value and the number of bytes it used, exactly as [`decode`](fn@crate::decode)
 /// does (same validation, same errors at the same offsets). A `PackedByteArray` of 16 MiB
 /// costs what one of 16 bytes costs: it is a slice of `bytes`.
 ///
