@@ -3,6 +3,7 @@
 # @gd-com/utils 4.1.5 (Node), playgodot 0.5.1 (Python) and memcpy. A tool, not a CI gate.
 #
 #   benches/compare/run.sh            # everything (about 3 minutes once installed)
+#   ROUNDS=1 benches/compare/run.sh   # one round instead of three (each cell: median of rounds)
 #   benches/compare/run.sh w3         # only the workloads whose name contains "w3"
 #
 # Installs what it needs (apt godot3-server, npm @gd-com/utils into target/compare/node, pip
@@ -14,6 +15,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 FILTER=${1:-}
+# Rounds of the whole timing: each cell of the table is the median over rounds, which
+# steadies the numbers of a shared machine.
+ROUNDS=${ROUNDS:-3}
 TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 WORK=$TARGET/compare
 DATA=$WORK/data
@@ -56,8 +60,10 @@ MEM=$WORK/mem.jsonl
 # Each tool times each workload in a fresh process, so that one workload's heap (W3 leaves
 # ~50 MB of freed chunks behind) does not slow the next one down.
 WORKLOADS="w1_float32_1m w2_bytes_16mib w3_dicts_100k w4_dict"
+for round in $(seq "$ROUNDS"); do
 for w in $WORKLOADS; do
   case "$w" in *"$FILTER"*) ;; *) continue ;; esac
+  say "round $round of $ROUNDS"
   say "timing $w: gdvariant and memcpy"
   "$OURS" time "$DATA" "$w" | tee -a "$RESULTS" >&2
   say "timing $w: Godot 3.2.3 bytes2var / var2bytes"
@@ -67,6 +73,7 @@ for w in $WORKLOADS; do
   NODE_PATH="$WORK/node/node_modules" node "$ROOT/benches/compare/gdcom.js" "$DATA" "$w" | tee -a "$RESULTS" >&2
   say "timing $w: playgodot decode_variant / encode_variant"
   "$WORK/venv/bin/python" "$ROOT/benches/compare/playgodot_bench.py" "$DATA" "$w" | tee -a "$RESULTS" >&2
+done
 done
 "$OURS" time "$DATA" w2_bytes_16b | tee -a "$RESULTS" >&2
 

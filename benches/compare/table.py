@@ -37,10 +37,14 @@ def main():
     machine = sys.argv[3] if len(sys.argv) > 3 else ""
 
     def get(tool, op, workload, dialect="godot3"):
-        for r in rows:
-            if (r["tool"], r["op"], r["workload"], r["dialect"]) == (tool, op, workload, dialect):
-                return r
-        return None
+        """The row of one measurement; with several rounds, the median round's."""
+        found = [r for r in rows
+                 if (r["tool"], r["op"], r["workload"], r["dialect"]) == (tool, op, workload, dialect)]
+        if not found:
+            return None
+        timed = sorted((r for r in found if r.get("median_ns") is not None),
+                       key=lambda r: r["median_ns"])
+        return timed[len(timed) // 2] if timed else found[0]
 
     def ns(tool, op, workload, dialect="godot3"):
         r = get(tool, op, workload, dialect)
@@ -69,7 +73,7 @@ def main():
         ("decode", "Decode", "`bytes2var`", "`getVar`", "`decode_variant`"),
         ("encode", "Encode", "`var2bytes`", "`putVar`", "`encode_variant`"),
     ]:
-        out.append(f"**{title}** — median per call; in brackets, that tool's time over ours on the same bytes")
+        out.append(f"**{title}** — median per call (median of the rounds); in brackets, that tool's time over ours on the same bytes")
         out.append("")
         head = ["workload", "gdvariant"]
         if op == "decode":
