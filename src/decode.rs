@@ -417,7 +417,7 @@ struct Decoder<'a, 'o> {
     elements: usize,
 }
 
-/// What reading one header produced: a finished value or an opened container.
+/// What [`Decoder::other`] read: a finished value or an opened container.
 enum Step<'a, B: Build<'a>> {
     Value(B),
     Open(Frame<'a, B>),
@@ -735,9 +735,9 @@ impl<'a> Decoder<'a, '_> {
         }
     }
 
-    /// Reads one header and, for leaves, the whole value. The common leaf types are read
-    /// here, inline in the driver's loop; the rest (and containers) in [`Decoder::other`],
-    /// which keeps this function small enough to stay in registers.
+    /// Reads one header and, for a leaf, the whole value, which goes to `put`; a container
+    /// comes back opened. The common leaf types are read here, inline in the driver's loop;
+    /// the rest (and containers) in [`Decoder::other`], which keeps this function small.
     #[inline(always)]
     fn one<B: Build<'a>>(
         &mut self,
