@@ -1,18 +1,28 @@
-//! The decoder: bytes of any dialect and version to a [`Variant`], safe on untrusted input.
+//! The decoder: bytes of any dialect and version to a [`Variant`] (or, through the same
+//! driver, a borrowed [`VariantRef`](crate::borrowed::VariantRef)), safe on untrusted input.
 //!
-//! It is iterative (containers are an explicit stack), so no input can overflow the thread
-//! stack whatever `max_depth` is; every length is checked against the remaining input before
-//! anything is reserved, so a lying count costs nothing; errors carry the absolute offset.
+//! One driver reads the bytes for both results; what it builds from them is the business of a
+//! `Build` implementation (owned values here, views into the input in `borrowed.rs`), so
+//! validation, errors and offsets are the same for both by construction. It is iterative
+//! (containers are an explicit stack), so no input can overflow the thread stack whatever
+//! `max_depth` is; every length is checked against the remaining input before anything is
+//! reserved, so a lying count costs nothing; errors carry the absolute offset. Apart from the
+//! duplicate-key index of dictionaries with 16 or more entries, and a container stack deeper
+//! than 16, it allocates only what the result keeps.
 
+use crate::borrowed::PackedElement;
 use crate::dialect::{DecodeOptions, Dialect};
 use crate::error::DecodeError;
 use crate::generated::kinds::{Feature, Kind};
 use crate::generated::layouts as fixed;
 use crate::layout::{read_u32, read_u64};
+use crate::math::*;
 use crate::quirks::{self, FLAG_64};
 use crate::variant::*;
 use crate::version::Version;
-use std::collections::HashMap;
+use smallvec::SmallVec;
+use std::borrow::Cow;
+use std::hash::{BuildHasher, Hash, Hasher};
 
 /// Decodes one value from the start of `bytes`.
 ///
@@ -31,6 +41,15 @@ pub fn decode(
     dialect: Dialect,
     options: &DecodeOptions,
 ) -> Result<(Variant, usize), DecodeError> {
+    drive(bytes, dialect, options)
+}
+
+/// Runs the one decoder over `bytes`, building a `B`.
+pub(crate) fn drive<'a, B: Build<'a>>(
+    bytes: &'a [u8],
+    dialect: Dialect,
+    options: &DecodeOptions,
+) -> Result<(B, usize), DecodeError> {
     let mut d = Decoder {
         buf: bytes,
         pos: 0,
@@ -39,132 +58,354 @@ pub fn decode(
         options,
         elements: 0,
     };
-    let v = d.run()?;
+    let v = d.run::<B>()?;
     Ok((v, d.pos))
 }
 
+/// A leaf value that owns nothing: the part of a decoded value that is the same whether the
+/// result is owned or borrowed. Big math types are boxed as in [`Variant`], so that a
+/// `Scalar` stays as small as a value and moving it costs little.
+pub(crate) enum Scalar {
+    Nil,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Vector2(Vector2),
+    Vector2i(Vector2i),
+    Rect2(Rect2),
+    Rect2i(Rect2i),
+    Vector3(Vector3),
+    Vector3i(Vector3i),
+    Transform2D(Box<Transform2D>),
+    Vector4(Vector4),
+    Vector4i(Vector4i),
+    Plane(Plane),
+    Quaternion(Quaternion),
+    Aabb(Box<Aabb>),
+    Basis(Box<Basis>),
+    Transform3D(Box<Transform3D>),
+    Projection(Box<Projection>),
+    Color(Color),
+    Rid(u64),
+    Callable,
+    ObjectNull,
+    ObjectId(u64),
+}
+
+/// What the driver builds: the owned [`Variant`], or the borrowed `VariantRef<'a>` whose text
+/// and packed arrays point into the input `&'a [u8]`.
+pub(crate) trait Build<'a>: Sized {
+    /// Text as the result holds it (`String`, or `Cow<'a, str>`).
+    type Str;
+    fn text(s: Cow<'a, str>) -> Self::Str;
+    fn scalar(s: Scalar) -> Self;
+    fn string(s: Self::Str) -> Self;
+    fn string_name(s: Self::Str) -> Self;
+    fn node_path(names: Vec<Self::Str>, subnames: Vec<Self::Str>, absolute: bool) -> Self;
+    fn signal(name: Self::Str, object: u64) -> Self;
+    fn byte_array(bytes: &'a [u8]) -> Self;
+    /// A fixed-stride packed array; `bytes` holds whole elements of `T::size(wide)` bytes.
+    fn packed<T: PackedElement>(bytes: &'a [u8], wide: bool) -> Self;
+    fn string_array(items: Vec<Self::Str>) -> Self;
+    fn array(items: Vec<Self>, typed: Option<Box<ArrayType>>) -> Self;
+    /// Entries with unique keys (the driver applies the duplicate-key rule).
+    fn dictionary(entries: Vec<(Self, Self)>, typed: Option<Box<DictionaryType>>) -> Self;
+    fn object(class: Self::Str, properties: Vec<(Self::Str, Self)>) -> Self;
+    /// [`quirks::same_key`] for this representation.
+    fn same_key(a: &Self, b: &Self) -> bool;
+    /// A hash consistent with [`Build::same_key`]: equal keys hash equal.
+    fn hash_key<H: Hasher>(k: &Self, h: &mut H);
+    /// A six-bit hash consistent with [`Build::same_key`], cheap to compute (see `DictFill`).
+    fn key_bit(k: &Self) -> u32;
+}
+
+/// [`Build::key_bit`] of a text key: its length and first and last bytes, mixed into six bits.
+#[inline(always)]
+pub(crate) fn text_key_bit(s: &str) -> u32 {
+    let b = s.as_bytes();
+    let (first, last) = match b {
+        [] => (0, 0),
+        [first, .., last] => (*first, *last),
+        [only] => (*only, *only),
+    };
+    let x = (b.len() as u32) ^ u32::from(first) << 8 ^ u32::from(last) << 16;
+    x.wrapping_mul(0x9E37_79B1) >> 26
+}
+
+/// [`Build::key_bit`] of an integer key.
+#[inline(always)]
+pub(crate) fn int_key_bit(i: i64) -> u32 {
+    ((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as u32
+}
+
+/// [`Build::key_bit`] of every other key: one shared bit, so they are always compared.
+pub(crate) const OTHER_KEY_BIT: u32 = 63;
+
+impl<'a> Build<'a> for Variant {
+    type Str = String;
+    #[inline]
+    fn text(s: Cow<'a, str>) -> String {
+        s.into_owned()
+    }
+    #[inline]
+    fn scalar(s: Scalar) -> Variant {
+        match s {
+            Scalar::Nil => Variant::Nil,
+            Scalar::Bool(x) => Variant::Bool(x),
+            Scalar::Int(x) => Variant::Int(x),
+            Scalar::Float(x) => Variant::Float(x),
+            Scalar::Vector2(x) => Variant::Vector2(x),
+            Scalar::Vector2i(x) => Variant::Vector2i(x),
+            Scalar::Rect2(x) => Variant::Rect2(x),
+            Scalar::Rect2i(x) => Variant::Rect2i(x),
+            Scalar::Vector3(x) => Variant::Vector3(x),
+            Scalar::Vector3i(x) => Variant::Vector3i(x),
+            Scalar::Transform2D(x) => Variant::Transform2D(x),
+            Scalar::Vector4(x) => Variant::Vector4(x),
+            Scalar::Vector4i(x) => Variant::Vector4i(x),
+            Scalar::Plane(x) => Variant::Plane(x),
+            Scalar::Quaternion(x) => Variant::Quaternion(x),
+            Scalar::Aabb(x) => Variant::Aabb(x),
+            Scalar::Basis(x) => Variant::Basis(x),
+            Scalar::Transform3D(x) => Variant::Transform3D(x),
+            Scalar::Projection(x) => Variant::Projection(x),
+            Scalar::Color(x) => Variant::Color(x),
+            Scalar::Rid(x) => Variant::Rid(x),
+            Scalar::Callable => Variant::Callable,
+            Scalar::ObjectNull => Variant::Object(Object::Null),
+            Scalar::ObjectId(id) => Variant::Object(Object::Id(id)),
+        }
+    }
+    #[inline]
+    fn string(s: String) -> Variant {
+        Variant::String(s)
+    }
+    #[inline]
+    fn string_name(s: String) -> Variant {
+        Variant::StringName(StringName(s))
+    }
+    fn node_path(names: Vec<String>, subnames: Vec<String>, absolute: bool) -> Variant {
+        Variant::NodePath(Box::new(NodePath {
+            names,
+            subnames,
+            absolute,
+        }))
+    }
+    fn signal(name: String, object: u64) -> Variant {
+        Variant::Signal(Signal { name, object })
+    }
+    #[inline]
+    fn byte_array(bytes: &'a [u8]) -> Variant {
+        Variant::PackedByteArray(bytes.to_vec())
+    }
+    #[inline]
+    fn packed<T: PackedElement>(bytes: &'a [u8], wide: bool) -> Variant {
+        T::into_variant(T::collect(bytes, wide))
+    }
+    fn string_array(items: Vec<String>) -> Variant {
+        Variant::PackedStringArray(items)
+    }
+    #[inline]
+    fn array(items: Vec<Variant>, typed: Option<Box<ArrayType>>) -> Variant {
+        Variant::Array(Array { items, typed })
+    }
+    #[inline]
+    fn dictionary(entries: Vec<(Variant, Variant)>, typed: Option<Box<DictionaryType>>) -> Variant {
+        Variant::Dictionary(Dictionary::from_unique(entries, typed))
+    }
+    fn object(class: String, properties: Vec<(String, Variant)>) -> Variant {
+        Variant::Object(Object::Full(Box::new(FullObject { class, properties })))
+    }
+    /// String and integer keys (nearly all keys) compare here, inline; the rest by the rule.
+    #[inline(always)]
+    fn same_key(a: &Variant, b: &Variant) -> bool {
+        match (a, b) {
+            (Variant::String(x), Variant::String(y)) => x == y,
+            (Variant::Int(x), Variant::Int(y)) => x == y,
+            (Variant::String(_) | Variant::Int(_), Variant::String(_) | Variant::Int(_)) => false,
+            _ => same_key_slow(a, b),
+        }
+    }
+    fn hash_key<H: Hasher>(k: &Variant, h: &mut H) {
+        hash_variant_key(k, h, 0)
+    }
+    #[inline(always)]
+    fn key_bit(k: &Variant) -> u32 {
+        match k {
+            Variant::String(s) => text_key_bit(s),
+            Variant::Int(i) => int_key_bit(*i),
+            _ => OTHER_KEY_BIT,
+        }
+    }
+}
+
+#[inline(never)]
+fn same_key_slow(a: &Variant, b: &Variant) -> bool {
+    quirks::same_key(a, b)
+}
+
+/// Hashes a float the way [`quirks::same_key`] compares it: all NaNs are one key, and
+/// `0.0 == -0.0`.
+pub(crate) fn hash_key_real<H: Hasher>(x: f64, h: &mut H) {
+    let bits = if x.is_nan() {
+        u64::MAX
+    } else if x == 0.0 {
+        0
+    } else {
+        x.to_bits()
+    };
+    bits.hash(h);
+}
+
+/// A hash consistent with [`quirks::same_key`]. It hashes less than it compares (the kind
+/// only, for the rarer key types), which is still consistent: equal keys hash equal.
+pub(crate) fn hash_variant_key<H: Hasher>(v: &Variant, h: &mut H, depth: usize) {
+    v.kind().hash(h);
+    match v {
+        Variant::Bool(b) => b.hash(h),
+        Variant::Int(i) => i.hash(h),
+        Variant::Rid(r) => r.hash(h),
+        Variant::Float(f) => hash_key_real(*f, h),
+        Variant::String(s) => s.hash(h),
+        Variant::StringName(s) => s.0.hash(h),
+        Variant::Vector2(p) => {
+            hash_key_real(p.x, h);
+            hash_key_real(p.y, h)
+        }
+        Variant::Vector3(p) => {
+            hash_key_real(p.x, h);
+            hash_key_real(p.y, h);
+            hash_key_real(p.z, h)
+        }
+        Variant::Vector2i(p) => (p.x, p.y).hash(h),
+        Variant::Vector3i(p) => (p.x, p.y, p.z).hash(h),
+        Variant::NodePath(p) => (&p.names, &p.subnames).hash(h),
+        Variant::Array(a) if depth < 4 => {
+            a.items.len().hash(h);
+            for x in a.items.iter().take(8) {
+                hash_variant_key(x, h, depth + 1);
+            }
+        }
+        Variant::PackedByteArray(b) => b.hash(h),
+        Variant::PackedStringArray(b) => b.hash(h),
+        _ => {}
+    }
+}
+
 /// A container being filled.
-enum Frame {
+enum Frame<'a, B: Build<'a>> {
     Array {
-        items: Vec<Variant>,
+        items: Vec<B>,
         left: u32,
         typed: Option<Box<ArrayType>>,
     },
     Dict {
-        map: DictFill,
+        fill: DictFill<B>,
         left: u32,
-        key: Option<Variant>,
+        key: Option<B>,
         typed: Option<Box<DictionaryType>>,
     },
     Object {
-        class: String,
-        props: Vec<(String, Variant)>,
+        class: B::Str,
+        props: Vec<(B::Str, B)>,
         left: u32,
-        name: String,
+        name: Option<B::Str>,
     },
 }
 
+/// Nesting that the container stack holds without allocating.
+const INLINE_DEPTH: usize = 16;
+
 /// Dictionary entries under construction, with the engine's "last value wins, first
-/// position kept" rule for duplicate keys; a hash index keeps that linear for big inputs.
-struct DictFill {
-    entries: Vec<(Variant, Variant)>,
-    index: Option<HashMap<u64, Vec<usize>>>,
+/// position kept" rule for duplicate keys. Small dictionaries (the common case: a handful
+/// of string keys) compare linearly; from [`DICT_INDEX_FROM`] entries on, a hash index of
+/// entry positions keeps the rule linear in time for big inputs, with randomly keyed hashes
+/// so that crafted keys cannot make it quadratic.
+struct DictFill<B> {
+    entries: Vec<(B, B)>,
+    /// One bit per [`Build::key_bit`] of the keys so far: a key whose bit is clear cannot be
+    /// a duplicate, which spares the linear scan for nearly every key of a small dictionary.
+    seen: u64,
+    index: Option<Box<KeyIndex>>,
 }
 
 const DICT_INDEX_FROM: usize = 16;
 
-impl DictFill {
-    fn with_capacity(n: usize) -> DictFill {
+/// `(hash, entry position)` of every key, and the randomly keyed hasher of the hashes.
+type KeyIndex = (hashbrown::HashTable<(u64, usize)>, std::hash::RandomState);
+
+impl<'a, B: Build<'a>> DictFill<B> {
+    fn with_capacity(n: usize) -> DictFill<B> {
         DictFill {
             entries: Vec::with_capacity(n),
+            seen: 0,
             index: None,
         }
     }
 
-    fn insert(&mut self, key: Variant, value: Variant) {
-        if self.entries.len() < DICT_INDEX_FROM && self.index.is_none() {
-            if let Some(slot) = self
-                .entries
-                .iter_mut()
-                .find(|(k, _)| quirks::same_key(k, &key))
-            {
-                slot.1 = value;
-            } else {
-                self.entries.push((key, value));
-            }
+    #[inline(always)]
+    fn insert(&mut self, key: B, value: B) {
+        let bit = 1u64 << B::key_bit(&key);
+        if self.seen & bit == 0 && self.index.is_none() && self.entries.len() + 1 < DICT_INDEX_FROM
+        {
+            // A new bit: no key so far can be equal to this one.
+            self.seen |= bit;
+            self.entries.push((key, value));
             return;
         }
-        let index = self.index.get_or_insert_with(|| {
-            let mut m: HashMap<u64, Vec<usize>> = HashMap::new();
-            for (i, (k, _)) in self.entries.iter().enumerate() {
-                m.entry(key_hash(k)).or_default().push(i);
-            }
-            m
-        });
-        let h = key_hash(&key);
-        let bucket = index.entry(h).or_default();
-        if let Some(&i) = bucket
-            .iter()
-            .find(|&&i| quirks::same_key(&self.entries[i].0, &key))
-        {
-            self.entries[i].1 = value;
-        } else {
-            bucket.push(self.entries.len());
-            self.entries.push((key, value));
+        self.seen |= bit;
+        self.insert_checked(key, value)
+    }
+
+    /// [`DictFill::insert`] when the key may be a duplicate, or the index is (to be) in use.
+    #[inline(never)]
+    fn insert_checked(&mut self, key: B, value: B) {
+        if self.index.is_some() {
+            return self.insert_indexed(key, value);
         }
+        if let Some(slot) = self.entries.iter_mut().find(|(k, _)| B::same_key(k, &key)) {
+            slot.1 = value;
+            return;
+        }
+        self.entries.push((key, value));
+        if self.entries.len() >= DICT_INDEX_FROM {
+            self.build_index();
+        }
+    }
+
+    #[inline(never)]
+    fn insert_indexed(&mut self, key: B, value: B) {
+        let Some(index) = &mut self.index else {
+            return;
+        };
+        let (table, state) = &mut **index;
+        let h = hash_with(state, &key);
+        let entries = &mut self.entries;
+        match table.find(h, |&(eh, i)| eh == h && B::same_key(&entries[i].0, &key)) {
+            Some(&(_, i)) => entries[i].1 = value,
+            None => {
+                table.insert_unique(h, (h, entries.len()), |&(eh, _)| eh);
+                entries.push((key, value));
+            }
+        }
+    }
+
+    #[cold]
+    fn build_index(&mut self) {
+        let state = std::hash::RandomState::new();
+        let mut table = hashbrown::HashTable::with_capacity(self.entries.capacity());
+        for (i, (k, _)) in self.entries.iter().enumerate() {
+            let h = hash_with(&state, k);
+            table.insert_unique(h, (h, i), |&(eh, _)| eh);
+        }
+        self.index = Some(Box::new((table, state)));
     }
 }
 
-/// A hash consistent with [`quirks::same_key`]: equal keys hash equal.
-fn key_hash(v: &Variant) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    hash_into(v, &mut h, 0);
-    return h.finish();
-
-    fn real(x: f64, h: &mut impl Hasher) {
-        // All NaNs are one key, and 0.0 == -0.0.
-        let bits = if x.is_nan() {
-            u64::MAX
-        } else if x == 0.0 {
-            0
-        } else {
-            x.to_bits()
-        };
-        bits.hash(h);
-    }
-    fn hash_into(v: &Variant, h: &mut impl Hasher, depth: usize) {
-        std::mem::discriminant(v).hash(h);
-        match v {
-            Variant::Bool(b) => b.hash(h),
-            Variant::Int(i) => i.hash(h),
-            Variant::Rid(r) => r.hash(h),
-            Variant::Float(f) => real(*f, h),
-            Variant::String(s) => s.hash(h),
-            Variant::StringName(s) => s.0.hash(h),
-            Variant::Vector2(p) => {
-                real(p.x, h);
-                real(p.y, h)
-            }
-            Variant::Vector3(p) => {
-                real(p.x, h);
-                real(p.y, h);
-                real(p.z, h)
-            }
-            Variant::Vector2i(p) => (p.x, p.y).hash(h),
-            Variant::Vector3i(p) => (p.x, p.y, p.z).hash(h),
-            Variant::NodePath(p) => (&p.names, &p.subnames).hash(h),
-            Variant::Array(a) if depth < 4 => {
-                a.items.len().hash(h);
-                for x in a.items.iter().take(8) {
-                    hash_into(x, h, depth + 1);
-                }
-            }
-            Variant::PackedByteArray(b) => b.hash(h),
-            Variant::PackedStringArray(b) => b.hash(h),
-            _ => {}
-        }
-    }
+fn hash_with<'a, B: Build<'a>>(state: &std::hash::RandomState, key: &B) -> u64 {
+    let mut h = state.build_hasher();
+    B::hash_key(key, &mut h);
+    h.finish()
 }
 
 struct Decoder<'a, 'o> {
@@ -176,17 +417,19 @@ struct Decoder<'a, 'o> {
     elements: usize,
 }
 
-/// What reading one header produced: a finished value or an opened container.
-enum Step {
-    Value(Variant),
-    Open(Frame),
+/// What [`Decoder::other`] read: a finished value or an opened container.
+enum Step<'a, B: Build<'a>> {
+    Value(B),
+    Open(Frame<'a, B>),
 }
 
 impl<'a> Decoder<'a, '_> {
+    #[inline]
     fn remaining(&self) -> usize {
         self.buf.len() - self.pos
     }
 
+    #[cold]
     fn eof(&self, needed: usize) -> DecodeError {
         DecodeError::UnexpectedEof {
             offset: self.pos,
@@ -217,6 +460,7 @@ impl<'a> Decoder<'a, '_> {
         Ok(read_u64(b, 0))
     }
 
+    #[cold]
     fn out_of_bounds(&self, at: usize, len: u32) -> DecodeError {
         DecodeError::LengthOutOfBounds {
             offset: at,
@@ -226,6 +470,7 @@ impl<'a> Decoder<'a, '_> {
         }
     }
 
+    #[cold]
     fn string_out_of_bounds(&self, at: usize, len: u32) -> DecodeError {
         let remaining = self.buf.len() - (at + 4).min(self.buf.len());
         DecodeError::StringOutOfBounds {
@@ -236,8 +481,10 @@ impl<'a> Decoder<'a, '_> {
         }
     }
 
-    /// `_decode_string`: i32 length, bytes, padding that must be present.
-    fn string(&mut self) -> Result<String, DecodeError> {
+    /// `_decode_string`: i32 length, bytes, padding that must be present. The text borrows
+    /// from the input unless the engine's reading changes it (its lenient UTF-8).
+    #[inline]
+    fn text(&mut self) -> Result<Cow<'a, str>, DecodeError> {
         let at = self.pos;
         let len = self.u32()?;
         let n = len as i32;
@@ -250,10 +497,19 @@ impl<'a> Decoder<'a, '_> {
             return Err(self.string_out_of_bounds(at, len));
         }
         let start = self.pos;
-        let bytes = &self.buf[start..start + n];
+        let buf: &'a [u8] = self.buf;
+        let bytes = &buf[start..start + n];
         self.pos += total;
+        // The common case: ASCII without NUL is valid UTF-8 that the engine's reading leaves
+        // as it is (no NUL to stop at, no BOM to drop), so it needs no further look.
+        if ascii_without_nul(&buf[start..start + total], n) {
+            // SAFETY: every byte is in 0x01..=0x7F, and ASCII is valid UTF-8.
+            return Ok(Cow::Borrowed(unsafe {
+                std::str::from_utf8_unchecked(bytes)
+            }));
+        }
         match quirks::engine_string(bytes, self.options.keep_leading_bom) {
-            Ok(s) => Ok(s.into_owned()),
+            Ok(s) => Ok(s),
             Err(i) => Err(DecodeError::InvalidUtf8 {
                 offset: start + i,
                 dialect: self.dialect,
@@ -261,8 +517,38 @@ impl<'a> Decoder<'a, '_> {
         }
     }
 
+    /// A string as the result holds it. The common case (in bounds, ASCII without NUL) comes
+    /// back from [`Decoder::plain_text`] as two words in registers; anything else, errors
+    /// included, goes the full way through [`Decoder::text`].
+    #[inline(always)]
+    fn string<B: Build<'a>>(&mut self) -> Result<B::Str, DecodeError> {
+        match self.plain_text() {
+            Some(s) => Ok(B::text(Cow::Borrowed(s))),
+            None => Ok(B::text(self.text()?)),
+        }
+    }
+
+    /// The next string if it is in bounds and plain ASCII without NUL (which the engine's
+    /// reading leaves as it is); `None`, having read nothing, otherwise.
+    #[inline(never)]
+    fn plain_text(&mut self) -> Option<&'a str> {
+        let buf: &'a [u8] = self.buf;
+        let head = buf.get(self.pos..self.pos + 4)?;
+        let n = u32::from_le_bytes([head[0], head[1], head[2], head[3]]) as usize;
+        let start = self.pos + 4;
+        let total = n.checked_add(quirks::pad4(n))?;
+        let padded = buf.get(start..start.checked_add(total)?)?;
+        if n > i32::MAX as usize || !ascii_without_nul(padded, n) {
+            return None;
+        }
+        self.pos = start + total;
+        // SAFETY: every byte is in 0x01..=0x7F, and ASCII is valid UTF-8.
+        Some(unsafe { std::str::from_utf8_unchecked(&padded[..n]) })
+    }
+
     /// A packed array's element count and the bytes of its elements (`stride` each).
-    fn packed(&mut self, stride: usize) -> Result<(usize, &'a [u8]), DecodeError> {
+    #[inline]
+    fn packed_bytes(&mut self, stride: usize) -> Result<&'a [u8], DecodeError> {
         let at = self.pos;
         let raw = self.u32()?;
         let n = raw as i32;
@@ -275,11 +561,19 @@ impl<'a> Decoder<'a, '_> {
             .filter(|&b| b <= self.remaining())
             .ok_or_else(|| self.out_of_bounds(at, raw))?;
         self.count_elements(at, n)?;
-        let s = &self.buf[self.pos..self.pos + bytes];
+        let buf: &'a [u8] = self.buf;
+        let s = &buf[self.pos..self.pos + bytes];
         self.pos += bytes;
-        Ok((n, s))
+        Ok(s)
     }
 
+    #[inline]
+    fn packed<B: Build<'a>, T: PackedElement>(&mut self, wide: bool) -> Result<B, DecodeError> {
+        let b = self.packed_bytes(T::size(wide))?;
+        Ok(B::packed::<T>(b, wide))
+    }
+
+    #[inline]
     fn count_elements(&mut self, at: usize, n: usize) -> Result<(), DecodeError> {
         self.elements = self.elements.saturating_add(n);
         if self.elements > self.options.limits.max_elements {
@@ -293,6 +587,7 @@ impl<'a> Decoder<'a, '_> {
     }
 
     /// The count of an Array/Dictionary/Object; capacity is bounded by what the input can hold.
+    #[inline]
     fn count(&mut self, min_size: usize) -> Result<(u32, usize), DecodeError> {
         let at = self.pos;
         let n = self.u32()? & quirks::COUNT_MASK;
@@ -300,6 +595,7 @@ impl<'a> Decoder<'a, '_> {
         Ok((n, (n as usize).min(self.remaining() / min_size)))
     }
 
+    #[inline]
     fn fixed<T>(&mut self, size: usize, f: impl FnOnce(&[u8]) -> T) -> Result<T, DecodeError> {
         let b = self.take(size)?;
         Ok(f(b))
@@ -323,83 +619,130 @@ impl<'a> Decoder<'a, '_> {
                     }
                 }
             }
-            quirks::KIND_CLASS_NAME => Some(ElementType::Class(self.string()?)),
-            _ => Some(ElementType::Script(self.string()?)),
+            quirks::KIND_CLASS_NAME => Some(ElementType::Class(self.text()?.into_owned())),
+            _ => Some(ElementType::Script(self.text()?.into_owned())),
         })
     }
 
-    fn run(&mut self) -> Result<Variant, DecodeError> {
-        let mut stack: Vec<Frame> = Vec::new();
-        'values: loop {
-            if stack.len() > self.options.limits.max_depth {
-                return Err(DecodeError::TooDeep {
-                    offset: self.pos,
-                    limit: self.options.limits.max_depth,
-                    dialect: self.dialect,
-                });
+    /// The driver: reads the root, then fills the innermost open container until it is full
+    /// (and hands it to its parent) or until one of its elements opens a container of its own.
+    fn run<B: Build<'a>>(&mut self) -> Result<B, DecodeError> {
+        let mut stack: SmallVec<[Frame<'a, B>; INLINE_DEPTH]> = SmallVec::new();
+        let mut root = None;
+        if let Some(frame) = self.one::<B>(|v| root = Some(v))? {
+            stack.push(frame);
+        }
+        if let Some(v) = root {
+            return Ok(v);
+        }
+        loop {
+            let depth = stack.len();
+            let top = stack.last_mut().expect("the stack is never empty here");
+            if let Some(child) = self.fill(top, depth)? {
+                stack.push(child);
+                continue;
             }
-            let mut value = match self.one()? {
-                Step::Value(v) => v,
-                Step::Open(frame) => {
-                    stack.push(frame);
-                    // An empty container is finished at once; otherwise read its first element.
-                    match self.ready(stack.last_mut().expect("just pushed"))? {
-                        true => continue 'values,
-                        false => close(stack.pop().expect("just pushed")),
-                    }
-                }
-            };
-            // Hand the value to the enclosing containers, closing each that is now full.
-            loop {
-                let Some(top) = stack.last_mut() else {
-                    return Ok(value);
-                };
-                match top {
-                    Frame::Array { items, left, .. } => {
-                        items.push(value);
-                        *left -= 1;
-                    }
-                    Frame::Dict { map, left, key, .. } => match key.take() {
-                        None => {
-                            *key = Some(value);
-                            continue 'values;
-                        }
-                        Some(k) => {
-                            map.insert(k, value);
-                            *left -= 1;
-                        }
-                    },
-                    Frame::Object {
-                        props, left, name, ..
-                    } => {
-                        props.push((std::mem::take(name), value));
-                        *left -= 1;
-                    }
-                }
-                if self.ready(top)? {
-                    continue 'values;
-                }
-                value = close(stack.pop().expect("top exists"));
+            let done = close(stack.pop().expect("top exists"));
+            match stack.last_mut() {
+                Some(parent) => accept(parent, done),
+                None => return Ok(done),
             }
         }
     }
 
-    /// Whether `frame` wants another element; for objects, reads the next property name.
-    fn ready(&mut self, frame: &mut Frame) -> Result<bool, DecodeError> {
+    /// Reads elements of `frame` (at nesting `depth`) until it is full (`None`) or an element
+    /// opens a container (returned; a dictionary keeps the key read, an object the name).
+    /// Each leaf goes straight to its place (`put`), not back through a returned value: that
+    /// keeps it in registers instead of bouncing through the stack.
+    #[inline]
+    fn fill<B: Build<'a>>(
+        &mut self,
+        frame: &mut Frame<'a, B>,
+        depth: usize,
+    ) -> Result<Option<Frame<'a, B>>, DecodeError> {
         match frame {
-            Frame::Array { left, .. } | Frame::Dict { left, .. } => Ok(*left > 0),
-            Frame::Object { left, name, .. } => {
-                if *left == 0 {
-                    return Ok(false);
+            Frame::Array { items, left, .. } => {
+                while *left > 0 {
+                    self.check_depth(depth)?;
+                    if let Some(child) = self.one::<B>(|v| items.push(v))? {
+                        return Ok(Some(child));
+                    }
+                    *left -= 1;
                 }
-                *name = self.string()?;
-                Ok(true)
             }
+            Frame::Dict {
+                fill, left, key, ..
+            } => {
+                while *left > 0 {
+                    if key.is_none() {
+                        self.check_depth(depth)?;
+                        if let Some(child) = self.one::<B>(|v| *key = Some(v))? {
+                            return Ok(Some(child));
+                        }
+                    }
+                    self.check_depth(depth)?;
+                    // A value that opens a container leaves the key pending in the frame.
+                    let put = |v| {
+                        if let Some(k) = key.take() {
+                            fill.insert(k, v)
+                        }
+                    };
+                    if let Some(child) = self.one::<B>(put)? {
+                        return Ok(Some(child));
+                    }
+                    *left -= 1;
+                }
+            }
+            Frame::Object {
+                props, left, name, ..
+            } => {
+                while *left > 0 {
+                    // The name is read before the depth is checked, as the engine does.
+                    if name.is_none() {
+                        *name = Some(self.string::<B>()?);
+                    }
+                    self.check_depth(depth)?;
+                    let put = |v| {
+                        if let Some(n) = name.take() {
+                            props.push((n, v))
+                        }
+                    };
+                    if let Some(child) = self.one::<B>(put)? {
+                        return Ok(Some(child));
+                    }
+                    *left -= 1;
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// The engine's "Variant is too deep" before reading a value nested `depth` deep.
+    #[inline(always)]
+    fn check_depth(&self, depth: usize) -> Result<(), DecodeError> {
+        if depth > self.options.limits.max_depth {
+            return Err(self.too_deep());
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn too_deep(&self) -> DecodeError {
+        DecodeError::TooDeep {
+            offset: self.pos,
+            limit: self.options.limits.max_depth,
+            dialect: self.dialect,
         }
     }
 
-    /// Reads one header and, for leaves, the whole value.
-    fn one(&mut self) -> Result<Step, DecodeError> {
+    /// Reads one header and, for a leaf, the whole value, which goes to `put`; a container
+    /// comes back opened. The common leaf types are read here, inline in the driver's loop;
+    /// the rest (and containers) in [`Decoder::other`], which keeps this function small.
+    #[inline(always)]
+    fn one<B: Build<'a>>(
+        &mut self,
+        put: impl FnOnce(B),
+    ) -> Result<Option<Frame<'a, B>>, DecodeError> {
         let at = self.pos;
         let header = self.u32()?;
         let tag = header & quirks::TYPE_MASK;
@@ -413,95 +756,130 @@ impl<'a> Decoder<'a, '_> {
             });
         };
         let flag = header & FLAG_64 != 0;
-        let wide = flag && dialect.flag64_reals(version, kind);
-        let v = match kind {
-            Kind::Nil => Variant::Nil,
-            Kind::Bool => Variant::Bool(self.u32()? != 0),
-            Kind::Int => Variant::Int(if flag {
+        let s = match kind {
+            Kind::Nil => Scalar::Nil,
+            Kind::Bool => Scalar::Bool(self.u32()? != 0),
+            Kind::Int => Scalar::Int(if flag {
                 self.u64()? as i64
             } else {
                 self.u32()? as i32 as i64
             }),
-            Kind::Float => Variant::Float(if flag {
+            Kind::Float => Scalar::Float(if flag {
                 f64::from_bits(self.u64()?)
             } else {
                 crate::layout::real_from_f32_bits(self.u32()?)
             }),
-            Kind::String => Variant::String(self.string()?),
-            Kind::StringName => Variant::StringName(StringName(self.string()?)),
-            Kind::Vector2 => Variant::Vector2(self.fixed(fixed::vector2_size(wide), |b| {
-                fixed::decode_vector2(b, wide)
-            })?),
-            Kind::Vector2i => Variant::Vector2i(self.fixed(fixed::vector2i_size(false), |b| {
+            Kind::String => {
+                put(B::string(self.string::<B>()?));
+                return Ok(None);
+            }
+            Kind::Vector2 => {
+                let wide = flag && dialect.flag64_reals(version, kind);
+                Scalar::Vector2(self.fixed(fixed::vector2_size(wide), |b| {
+                    fixed::decode_vector2(b, wide)
+                })?)
+            }
+            _ => {
+                return match self.other(at, header, kind)? {
+                    Step::Value(v) => {
+                        put(v);
+                        Ok(None)
+                    }
+                    Step::Open(frame) => Ok(Some(frame)),
+                }
+            }
+        };
+        put(B::scalar(s));
+        Ok(None)
+    }
+
+    /// [`Decoder::one`] for the other types, after the header.
+    #[inline(never)]
+    fn other<B: Build<'a>>(
+        &mut self,
+        at: usize,
+        header: u32,
+        kind: Kind,
+    ) -> Result<Step<'a, B>, DecodeError> {
+        let tag = header & quirks::TYPE_MASK;
+        let (dialect, version) = (self.dialect, self.version);
+        let flag = header & FLAG_64 != 0;
+        let wide = flag && dialect.flag64_reals(version, kind);
+        let s = match kind {
+            Kind::StringName => return Ok(Step::Value(B::string_name(self.string::<B>()?))),
+            Kind::Vector2i => Scalar::Vector2i(self.fixed(fixed::vector2i_size(false), |b| {
                 fixed::decode_vector2i(b, false)
             })?),
-            Kind::Rect2 => Variant::Rect2(
+            Kind::Rect2 => Scalar::Rect2(
                 self.fixed(fixed::rect2_size(wide), |b| fixed::decode_rect2(b, wide))?,
             ),
-            Kind::Rect2i => Variant::Rect2i(self.fixed(fixed::rect2i_size(false), |b| {
+            Kind::Rect2i => Scalar::Rect2i(self.fixed(fixed::rect2i_size(false), |b| {
                 fixed::decode_rect2i(b, false)
             })?),
-            Kind::Vector3 => Variant::Vector3(self.fixed(fixed::vector3_size(wide), |b| {
+            Kind::Vector3 => Scalar::Vector3(self.fixed(fixed::vector3_size(wide), |b| {
                 fixed::decode_vector3(b, wide)
             })?),
-            Kind::Vector3i => Variant::Vector3i(self.fixed(fixed::vector3i_size(false), |b| {
+            Kind::Vector3i => Scalar::Vector3i(self.fixed(fixed::vector3i_size(false), |b| {
                 fixed::decode_vector3i(b, false)
             })?),
-            Kind::Transform2D => Variant::Transform2D(Box::new(
+            Kind::Transform2D => Scalar::Transform2D(Box::new(
                 self.fixed(fixed::transform2d_size(wide), |b| {
                     fixed::decode_transform2d(b, wide)
                 })?,
             )),
-            Kind::Vector4 => Variant::Vector4(self.fixed(fixed::vector4_size(wide), |b| {
+            Kind::Vector4 => Scalar::Vector4(self.fixed(fixed::vector4_size(wide), |b| {
                 fixed::decode_vector4(b, wide)
             })?),
-            Kind::Vector4i => Variant::Vector4i(self.fixed(fixed::vector4i_size(false), |b| {
+            Kind::Vector4i => Scalar::Vector4i(self.fixed(fixed::vector4i_size(false), |b| {
                 fixed::decode_vector4i(b, false)
             })?),
-            Kind::Plane => Variant::Plane(
+            Kind::Plane => Scalar::Plane(
                 self.fixed(fixed::plane_size(wide), |b| fixed::decode_plane(b, wide))?,
             ),
             Kind::Quaternion => {
-                Variant::Quaternion(self.fixed(fixed::quaternion_size(wide), |b| {
+                Scalar::Quaternion(self.fixed(fixed::quaternion_size(wide), |b| {
                     fixed::decode_quaternion(b, wide)
                 })?)
             }
-            Kind::Aabb => Variant::Aabb(Box::new(
+            Kind::Aabb => Scalar::Aabb(Box::new(
                 self.fixed(fixed::aabb_size(wide), |b| fixed::decode_aabb(b, wide))?,
             )),
-            Kind::Basis => Variant::Basis(Box::new(
+            Kind::Basis => Scalar::Basis(Box::new(
                 self.fixed(fixed::basis_size(wide), |b| fixed::decode_basis(b, wide))?,
             )),
-            Kind::Transform3D => Variant::Transform3D(Box::new(
+            Kind::Transform3D => Scalar::Transform3D(Box::new(
                 self.fixed(fixed::transform3d_size(wide), |b| {
                     fixed::decode_transform3d(b, wide)
                 })?,
             )),
             Kind::Projection => {
-                Variant::Projection(Box::new(self.fixed(fixed::projection_size(wide), |b| {
+                Scalar::Projection(Box::new(self.fixed(fixed::projection_size(wide), |b| {
                     fixed::decode_projection(b, wide)
                 })?))
             }
-            Kind::Color => Variant::Color(
+            Kind::Color => Scalar::Color(
                 self.fixed(fixed::color_size(false), |b| fixed::decode_color(b, false))?,
             ),
-            Kind::NodePath => Variant::NodePath(Box::new(self.node_path()?)),
+            Kind::NodePath => return Ok(Step::Value(self.node_path::<B>()?)),
             Kind::Rid => {
                 if dialect.has_feature(version, Feature::RidPayload) {
-                    Variant::Rid(self.u64()?)
+                    Scalar::Rid(self.u64()?)
                 } else {
-                    Variant::Rid(0)
+                    Scalar::Rid(0)
                 }
             }
             Kind::Object => return self.object(at, flag),
-            Kind::Callable => Variant::Callable,
+            Kind::Callable => Scalar::Callable,
             Kind::Signal => {
-                let name = self.string()?;
+                let name = self.string::<B>()?;
                 let object = self.u64()?;
-                Variant::Signal(Signal { name, object })
+                return Ok(Step::Value(B::signal(name, object)));
             }
             Kind::Dictionary => {
-                let typed = if dialect.has_feature(version, Feature::TypedDictionary) {
+                // No container-kind bits means no type data, whatever the version says.
+                let kinds = (header >> quirks::CONTAINER_KIND_SHIFT) & 0xF;
+                let typed = if kinds != 0 && dialect.has_feature(version, Feature::TypedDictionary)
+                {
                     let key = self.element_type((header >> quirks::CONTAINER_KIND_SHIFT) & 3)?;
                     let value =
                         self.element_type((header >> (quirks::CONTAINER_KIND_SHIFT + 2)) & 3)?;
@@ -512,14 +890,16 @@ impl<'a> Decoder<'a, '_> {
                 };
                 let (left, cap) = self.count(8)?;
                 return Ok(Step::Open(Frame::Dict {
-                    map: DictFill::with_capacity(cap),
+                    fill: DictFill::with_capacity(cap),
                     left,
                     key: None,
                     typed,
                 }));
             }
             Kind::Array => {
-                let typed = if dialect.has_feature(version, Feature::TypedArray) {
+                let typed = if (header >> quirks::CONTAINER_KIND_SHIFT) & 3 != 0
+                    && dialect.has_feature(version, Feature::TypedArray)
+                {
                     self.element_type((header >> quirks::CONTAINER_KIND_SHIFT) & 3)?
                         .map(|element| {
                             Box::new(ArrayType {
@@ -549,42 +929,24 @@ impl<'a> Decoder<'a, '_> {
                 }
                 let n = n as usize;
                 self.count_elements(at, n)?;
-                let v = self.buf[self.pos..self.pos + n].to_vec();
+                let buf: &'a [u8] = self.buf;
+                let v = &buf[self.pos..self.pos + n];
                 // The padding is counted but need not be present (decode_variant checks only
                 // `count <= len`), so `used` stops at the end of the input.
                 self.pos = (self.pos + n + quirks::pad4(n)).min(self.buf.len());
-                Variant::PackedByteArray(v)
+                return Ok(Step::Value(B::byte_array(v)));
             }
-            Kind::PackedInt32Array => {
-                let (_, b) = self.packed(4)?;
-                Variant::PackedInt32Array(
-                    b.chunks_exact(4)
-                        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                        .collect(),
-                )
-            }
-            Kind::PackedInt64Array => {
-                let (_, b) = self.packed(8)?;
-                Variant::PackedInt64Array(
-                    b.chunks_exact(8).map(|c| read_u64(c, 0) as i64).collect(),
-                )
-            }
-            Kind::PackedFloat32Array => {
-                let (_, b) = self.packed(4)?;
-                Variant::PackedFloat32Array(
-                    b.chunks_exact(4)
-                        .map(|c| f32::from_bits(read_u32(c, 0)))
-                        .collect(),
-                )
-            }
-            Kind::PackedFloat64Array => {
-                let (_, b) = self.packed(8)?;
-                Variant::PackedFloat64Array(
-                    b.chunks_exact(8)
-                        .map(|c| f64::from_bits(read_u64(c, 0)))
-                        .collect(),
-                )
-            }
+            Kind::PackedInt32Array => return Ok(Step::Value(self.packed::<B, i32>(wide)?)),
+            Kind::PackedInt64Array => return Ok(Step::Value(self.packed::<B, i64>(wide)?)),
+            Kind::PackedFloat32Array => return Ok(Step::Value(self.packed::<B, f32>(wide)?)),
+            Kind::PackedFloat64Array => return Ok(Step::Value(self.packed::<B, f64>(wide)?)),
+            Kind::PackedVector2Array => return Ok(Step::Value(self.packed::<B, Vector2>(wide)?)),
+            Kind::PackedVector3Array => return Ok(Step::Value(self.packed::<B, Vector3>(wide)?)),
+            Kind::PackedVector4Array => return Ok(Step::Value(self.packed::<B, Vector4>(wide)?)),
+            Kind::PackedVector2iArray => return Ok(Step::Value(self.packed::<B, Vector2i>(wide)?)),
+            Kind::PackedVector3iArray => return Ok(Step::Value(self.packed::<B, Vector3i>(wide)?)),
+            Kind::PackedVector4iArray => return Ok(Step::Value(self.packed::<B, Vector4i>(wide)?)),
+            Kind::PackedColorArray => return Ok(Step::Value(self.packed::<B, Color>(wide)?)),
             Kind::PackedStringArray => {
                 let at = self.pos;
                 let n = self.u32()? as i32;
@@ -593,70 +955,11 @@ impl<'a> Decoder<'a, '_> {
                 self.count_elements(at, n)?;
                 let mut v = Vec::with_capacity(n.min(self.remaining() / 4));
                 for _ in 0..n {
-                    v.push(self.string()?);
+                    v.push(self.string::<B>()?);
                 }
-                Variant::PackedStringArray(v)
+                return Ok(Step::Value(B::string_array(v)));
             }
-            Kind::PackedVector2Array => {
-                let s = fixed::vector2_size(wide);
-                let (_, b) = self.packed(s)?;
-                Variant::PackedVector2Array(
-                    b.chunks_exact(s)
-                        .map(|c| fixed::decode_vector2(c, wide))
-                        .collect(),
-                )
-            }
-            Kind::PackedVector3Array => {
-                let s = fixed::vector3_size(wide);
-                let (_, b) = self.packed(s)?;
-                Variant::PackedVector3Array(
-                    b.chunks_exact(s)
-                        .map(|c| fixed::decode_vector3(c, wide))
-                        .collect(),
-                )
-            }
-            Kind::PackedVector4Array => {
-                let s = fixed::vector4_size(wide);
-                let (_, b) = self.packed(s)?;
-                Variant::PackedVector4Array(
-                    b.chunks_exact(s)
-                        .map(|c| fixed::decode_vector4(c, wide))
-                        .collect(),
-                )
-            }
-            Kind::PackedVector2iArray => {
-                let (_, b) = self.packed(8)?;
-                Variant::PackedVector2iArray(
-                    b.chunks_exact(8)
-                        .map(|c| fixed::decode_vector2i(c, false))
-                        .collect(),
-                )
-            }
-            Kind::PackedVector3iArray => {
-                let (_, b) = self.packed(12)?;
-                Variant::PackedVector3iArray(
-                    b.chunks_exact(12)
-                        .map(|c| fixed::decode_vector3i(c, false))
-                        .collect(),
-                )
-            }
-            Kind::PackedVector4iArray => {
-                let (_, b) = self.packed(16)?;
-                Variant::PackedVector4iArray(
-                    b.chunks_exact(16)
-                        .map(|c| fixed::decode_vector4i(c, false))
-                        .collect(),
-                )
-            }
-            Kind::PackedColorArray => {
-                let (_, b) = self.packed(16)?;
-                Variant::PackedColorArray(
-                    b.chunks_exact(16)
-                        .map(|c| fixed::decode_color(c, false))
-                        .collect(),
-                )
-            }
-            #[allow(unreachable_patterns)]
+            // Nil, Bool, Int, Float, String and Vector2 are read in `one`; nothing else is left.
             _ => {
                 return Err(DecodeError::UnknownType {
                     offset: at,
@@ -666,10 +969,10 @@ impl<'a> Decoder<'a, '_> {
                 })
             }
         };
-        Ok(Step::Value(v))
+        Ok(Step::Value(B::scalar(s)))
     }
 
-    fn node_path(&mut self) -> Result<NodePath, DecodeError> {
+    fn node_path<B: Build<'a>>(&mut self) -> Result<B, DecodeError> {
         let at = self.pos;
         let first = self.u32()?;
         if first & quirks::NODEPATH_NEW_FORMAT == 0 {
@@ -690,27 +993,28 @@ impl<'a> Decoder<'a, '_> {
             return Err(self.out_of_bounds(at, first));
         }
         self.count_elements(at, total)?;
-        let mut p = NodePath {
-            names: Vec::with_capacity(names),
-            subnames: Vec::with_capacity(subnames),
-            absolute: flags & quirks::NODEPATH_ABSOLUTE != 0,
-        };
+        let mut name_list = Vec::with_capacity(names);
         for _ in 0..names {
-            p.names.push(self.string()?);
+            name_list.push(self.string::<B>()?);
         }
+        let mut subname_list = Vec::with_capacity(subnames);
         for _ in 0..subnames {
-            p.subnames.push(self.string()?);
+            subname_list.push(self.string::<B>()?);
         }
-        Ok(p)
+        Ok(B::node_path(
+            name_list,
+            subname_list,
+            flags & quirks::NODEPATH_ABSOLUTE != 0,
+        ))
     }
 
-    fn object(&mut self, at: usize, as_id: bool) -> Result<Step, DecodeError> {
+    fn object<B: Build<'a>>(&mut self, at: usize, as_id: bool) -> Result<Step<'a, B>, DecodeError> {
         if as_id {
             let id = self.u64()?;
-            return Ok(Step::Value(Variant::Object(if id == 0 {
-                Object::Null
+            return Ok(Step::Value(B::scalar(if id == 0 {
+                Scalar::ObjectNull
             } else {
-                Object::Id(id)
+                Scalar::ObjectId(id)
             })));
         }
         // ERR_UNAUTHORIZED is checked before anything of the object is read.
@@ -720,22 +1024,26 @@ impl<'a> Decoder<'a, '_> {
                 dialect: self.dialect,
             });
         }
-        let class = self.string()?;
+        let class = self.text()?;
         if class.is_empty() {
-            return Ok(Step::Value(Variant::Object(Object::Null)));
+            return Ok(Step::Value(B::scalar(Scalar::ObjectNull)));
         }
         let (left, cap) = self.count(8)?;
         Ok(Step::Open(Frame::Object {
-            class,
+            class: B::text(class),
             props: Vec::with_capacity(cap),
             left,
-            name: String::new(),
+            name: None,
         }))
     }
 
     /// Pandemonium 5's TYPED_ARRAY / PACKED_TYPED_ARRAY: element type, optional class name
     /// (a whole StringName value), count, elements.
-    fn pandemonium_typed_array(&mut self, kind: Kind, as_id: bool) -> Result<Step, DecodeError> {
+    fn pandemonium_typed_array<B: Build<'a>>(
+        &mut self,
+        kind: Kind,
+        as_id: bool,
+    ) -> Result<Step<'a, B>, DecodeError> {
         let at = self.pos;
         let id = self.u32()? & quirks::COUNT_MASK;
         let Some(element_kind) = self.dialect.kind_of(self.version, id) else {
@@ -759,7 +1067,7 @@ impl<'a> Decoder<'a, '_> {
                     dialect: self.dialect,
                 });
             }
-            ElementType::Class(self.string()?)
+            ElementType::Class(self.text()?.into_owned())
         } else {
             ElementType::Builtin(element_kind)
         };
@@ -776,15 +1084,95 @@ impl<'a> Decoder<'a, '_> {
     }
 }
 
-fn close(frame: Frame) -> Variant {
-    match frame {
-        Frame::Array { items, typed, .. } => Variant::Array(Array { items, typed }),
-        Frame::Dict { map, typed, .. } => {
-            Variant::Dictionary(Dictionary::from_unique(map.entries, typed))
+/// Whether the first `n` bytes of `padded` (a string and its padding to 4) are all in
+/// `0x01..=0x7F`. Four bytes at a time, padding included but forced to `0x01`: `x - 0x01…01`
+/// sets a byte's top bit when the lowest zero byte borrows, and `x` sets it for bytes >= 0x80;
+/// a borrow can also flag a later byte, which only sends the string down the careful path.
+#[inline(always)]
+fn ascii_without_nul(padded: &[u8], n: usize) -> bool {
+    const ONES: u32 = 0x0101_0101;
+    const HIGH: u32 = 0x8080_8080;
+    let word = |at: usize| {
+        let mut w = [0u8; 4];
+        w.copy_from_slice(&padded[at..at + 4]);
+        u32::from_le_bytes(w)
+    };
+    let full = n / 4;
+    let mut flags = 0u32;
+    for i in 0..full {
+        let x = word(4 * i);
+        flags |= (x.wrapping_sub(ONES) | x) & HIGH;
+    }
+    let rem = n % 4;
+    if rem != 0 {
+        // The last word: its top `4 - rem` bytes are padding, read as 0x01.
+        let keep = u32::MAX >> (8 * (4 - rem));
+        let x = (word(4 * full) & keep) | (ONES & !keep);
+        flags |= (x.wrapping_sub(ONES) | x) & HIGH;
+    }
+    flags == 0
+}
+
+/// Hands a finished container to its parent.
+#[inline]
+fn accept<'a, B: Build<'a>>(parent: &mut Frame<'a, B>, value: B) {
+    match parent {
+        Frame::Array { items, left, .. } => {
+            items.push(value);
+            *left -= 1;
         }
-        Frame::Object { class, props, .. } => Variant::Object(Object::Full(Box::new(FullObject {
-            class,
-            properties: props,
-        }))),
+        Frame::Dict {
+            fill, left, key, ..
+        } => match key.take() {
+            None => *key = Some(value),
+            Some(k) => {
+                fill.insert(k, value);
+                *left -= 1;
+            }
+        },
+        Frame::Object {
+            props, left, name, ..
+        } => {
+            if let Some(n) = name.take() {
+                props.push((n, value));
+            }
+            *left -= 1;
+        }
+    }
+}
+
+#[inline]
+fn close<'a, B: Build<'a>>(frame: Frame<'a, B>) -> B {
+    match frame {
+        Frame::Array { items, typed, .. } => B::array(items, typed),
+        Frame::Dict { fill, typed, .. } => B::dictionary(fill.entries, typed),
+        Frame::Object { class, props, .. } => B::object(class, props),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ascii_without_nul;
+
+    /// The word-at-a-time check agrees with the plain definition, whatever the padding holds.
+    #[test]
+    fn ascii_check_matches_the_definition() {
+        let alphabet = [0u8, 1, b'a', 0x7f, 0x80, 0xc3, 0xff];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for n in 0..40usize {
+            for _ in 0..200 {
+                let total = n + (4 - n % 4) % 4;
+                let bytes: Vec<u8> = (0..total)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        alphabet[(seed % alphabet.len() as u64) as usize]
+                    })
+                    .collect();
+                let want = bytes[..n].iter().all(|&b| (1..=0x7f).contains(&b));
+                assert_eq!(ascii_without_nul(&bytes, n), want, "{bytes:?} n={n}");
+            }
+        }
     }
 }

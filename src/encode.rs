@@ -13,6 +13,7 @@ use crate::math::*;
 use crate::quirks::{self, FLAG_64};
 use crate::variant::*;
 use crate::version::Version;
+use std::cell::Cell;
 
 /// Encodes `value` as the engine of `dialect` (at `options.version`) would.
 ///
@@ -40,10 +41,11 @@ pub fn encode_into(
     options: &EncodeOptions,
     out: &mut Vec<u8>,
 ) -> Result<(), EncodeError> {
-    let len = encoded_len(value, dialect, options)?;
+    let ids = TypeIds::new();
+    let len = size(value, dialect, options, &ids)?;
     out.reserve_exact(len);
     let start = out.len();
-    let mut w = Encoder::new(dialect, options, Writer(out)).map_err(rooted)?;
+    let mut w = Encoder::new(dialect, options, &ids, Writer(out)).map_err(rooted)?;
     w.value(value, 0).map_err(rooted)?;
     debug_assert_eq!(out.len() - start, len, "sizing and writing passes disagree");
     Ok(())
@@ -55,24 +57,54 @@ pub fn encoded_len(
     dialect: Dialect,
     options: &EncodeOptions,
 ) -> Result<usize, EncodeError> {
-    let mut c = Encoder::new(dialect, options, Counter(0)).map_err(rooted)?;
+    size(value, dialect, options, &TypeIds::new())
+}
+
+/// The sizing pass: validates `value` and counts its bytes.
+fn size(
+    value: &Variant,
+    dialect: Dialect,
+    options: &EncodeOptions,
+    ids: &TypeIds,
+) -> Result<usize, EncodeError> {
+    let mut c = Encoder::new(dialect, options, ids, Counter(0)).map_err(rooted)?;
     c.value(value, 0).map_err(rooted)?;
     Ok(c.out.0)
 }
 
 /// Where encoded bytes go.
 trait Sink {
+    /// Whether this pass validates the value. The sizing pass does, so the writing pass,
+    /// which only ever runs after it succeeded, skips the checks.
+    const CHECKS: bool;
     fn put(&mut self, bytes: &[u8]);
-    fn zeros(&mut self, n: usize);
+    /// A few bytes known at compile time (headers, counts, numbers, padding).
+    fn put_array<const N: usize>(&mut self, bytes: [u8; N]);
+    /// Up to four zero bytes: the padding of strings and byte arrays.
+    #[inline(always)]
+    fn zeros(&mut self, n: usize) {
+        match n {
+            0 => {}
+            1 => self.put_array([0; 1]),
+            2 => self.put_array([0; 2]),
+            3 => self.put_array([0; 3]),
+            _ => {
+                for _ in 0..n / 4 {
+                    self.put_array([0; 4]);
+                }
+                self.zeros(n % 4);
+            }
+        }
+    }
     /// A fixed layout of `size` bytes, written by `f` (only called when writing).
     fn layout(&mut self, size: usize, f: impl FnOnce(&mut Vec<u8>));
-    #[inline]
+    #[inline(always)]
     fn u32(&mut self, v: u32) {
-        self.put(&v.to_le_bytes());
+        self.put_array(v.to_le_bytes());
     }
-    #[inline]
+    #[inline(always)]
     fn u64(&mut self, v: u64) {
-        self.put(&v.to_le_bytes());
+        self.put_array(v.to_le_bytes());
     }
 }
 
@@ -80,9 +112,14 @@ trait Sink {
 struct Counter(usize);
 
 impl Sink for Counter {
+    const CHECKS: bool = true;
     #[inline]
     fn put(&mut self, bytes: &[u8]) {
         self.0 += bytes.len();
+    }
+    #[inline(always)]
+    fn put_array<const N: usize>(&mut self, _: [u8; N]) {
+        self.0 += N;
     }
     #[inline]
     fn zeros(&mut self, n: usize) {
@@ -98,13 +135,24 @@ impl Sink for Counter {
 struct Writer<'a>(&'a mut Vec<u8>);
 
 impl Sink for Writer<'_> {
+    const CHECKS: bool = false;
     #[inline]
     fn put(&mut self, bytes: &[u8]) {
         self.0.extend_from_slice(bytes);
     }
-    #[inline]
-    fn zeros(&mut self, n: usize) {
-        self.0.resize(self.0.len() + n, 0);
+    /// One store instead of `extend_from_slice`'s call and `memmove` for 4 bytes (a third of
+    /// the writing pass's time on W4 before).
+    #[inline(always)]
+    fn put_array<const N: usize>(&mut self, bytes: [u8; N]) {
+        // A no-op when the sizing pass reserved the room, as it always has.
+        self.0.reserve(N);
+        let len = self.0.len();
+        // SAFETY: `reserve` guarantees capacity for `len + N` bytes, the `N` bytes written
+        // are initialised by the write, and `[u8; N]` has no alignment requirement.
+        unsafe {
+            self.0.as_mut_ptr().add(len).cast::<[u8; N]>().write(bytes);
+            self.0.set_len(len + N);
+        }
     }
     #[inline]
     fn layout(&mut self, _: usize, f: impl FnOnce(&mut Vec<u8>)) {
@@ -117,7 +165,41 @@ struct Encoder<'o, S> {
     version: Version,
     options: &'o EncodeOptions,
     max_depth: usize,
+    ids: &'o TypeIds,
     out: S,
+}
+
+// The hot helpers below are `inline(always)` in optimised builds only: in debug builds that
+// would give the recursive `value` one stack slot per inlined call site, and a 64-deep value
+// would overflow a test thread's stack.
+
+/// The type ids of the kinds met so far, shared by the sizing and the writing pass: looking
+/// one up in the generated tables costs more than the rest of writing a small value.
+struct TypeIds([Cell<u32>; 64]);
+
+/// Not looked up yet.
+const ID_UNKNOWN: u32 = u32::MAX;
+/// The dialect has no such type at this version.
+const ID_NONE: u32 = u32::MAX - 1;
+
+impl TypeIds {
+    fn new() -> TypeIds {
+        TypeIds([const { Cell::new(ID_UNKNOWN) }; 64])
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn get(&self, dialect: Dialect, version: Version, kind: Kind) -> Option<u32> {
+        let Some(slot) = self.0.get(kind as usize) else {
+            return dialect.id_of(version, kind);
+        };
+        let mut id = slot.get();
+        if id == ID_UNKNOWN {
+            id = dialect.id_of(version, kind).unwrap_or(ID_NONE);
+            slot.set(id);
+        }
+        (id != ID_NONE).then_some(id)
+    }
 }
 
 fn path_of(e: &mut EncodeError) -> &mut String {
@@ -157,7 +239,12 @@ fn key_segment(k: &Variant) -> String {
 }
 
 impl<'o, S: Sink> Encoder<'o, S> {
-    fn new(dialect: Dialect, options: &'o EncodeOptions, out: S) -> Result<Self, EncodeError> {
+    fn new(
+        dialect: Dialect,
+        options: &'o EncodeOptions,
+        ids: &'o TypeIds,
+        out: S,
+    ) -> Result<Self, EncodeError> {
         let version = options.version.unwrap_or_else(|| dialect.newest());
         if options.double_precision && dialect != Dialect::Godot4 {
             // Godot 3 and Pandemonium marshal math types with 4-byte floats whatever real_t is.
@@ -173,19 +260,28 @@ impl<'o, S: Sink> Encoder<'o, S> {
             version,
             options,
             max_depth: options.max_depth.unwrap_or(1024),
+            ids,
             out,
         })
     }
 
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn id(&self, kind: Kind) -> Result<u32, EncodeError> {
-        self.dialect
-            .id_of(self.version, kind)
-            .ok_or_else(|| EncodeError::Unrepresentable {
-                kind,
-                dialect: self.dialect,
-                version: self.version,
-                path: String::new(),
-            })
+        match self.ids.get(self.dialect, self.version, kind) {
+            Some(id) => Ok(id),
+            None => Err(self.unrepresentable(kind)),
+        }
+    }
+
+    #[cold]
+    fn unrepresentable(&self, kind: Kind) -> EncodeError {
+        EncodeError::Unrepresentable {
+            kind,
+            dialect: self.dialect,
+            version: self.version,
+            path: String::new(),
+        }
     }
 
     fn unsupported(&self, what: &str) -> EncodeError {
@@ -197,6 +293,7 @@ impl<'o, S: Sink> Encoder<'o, S> {
         }
     }
 
+    #[inline]
     fn string(&mut self, s: &str) -> Result<(), EncodeError> {
         let n = s.len();
         if n > i32::MAX as usize - 3 {
@@ -222,14 +319,16 @@ impl<'o, S: Sink> Encoder<'o, S> {
         Ok(())
     }
 
-    /// Whether math type `kind` is written with doubles, and a check that the reals fit
-    /// single precision otherwise.
-    fn wide(&self, kind: Kind, reals: &[f64]) -> Result<bool, EncodeError> {
+    /// Whether math type `kind` is written with doubles, and (in the sizing pass) a check
+    /// that the reals fit single precision otherwise. The reals come as an iterator so that
+    /// no temporary vector is built for the check.
+    #[inline]
+    fn wide(&self, kind: Kind, reals: impl IntoIterator<Item = f64>) -> Result<bool, EncodeError> {
         if self.options.double_precision && self.dialect.flag64_reals(self.version, kind) {
             return Ok(true);
         }
-        if !self.options.round_reals {
-            if let Some(&bad) = reals.iter().find(|&&r| !fits_f32(r)) {
+        if S::CHECKS && !self.options.round_reals {
+            if let Some(bad) = reals.into_iter().find(|&r| !fits_f32(r)) {
                 return Err(EncodeError::InexactReal {
                     value: bad,
                     path: String::new(),
@@ -239,6 +338,8 @@ impl<'o, S: Sink> Encoder<'o, S> {
         Ok(false)
     }
 
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn header(&mut self, kind: Kind, flags: u32) -> Result<(), EncodeError> {
         let id = self.id(kind)?;
         self.out.u32(id | flags);
@@ -249,13 +350,58 @@ impl<'o, S: Sink> Encoder<'o, S> {
         &mut self,
         kind: Kind,
         v: &T,
-        reals: &[f64],
+        reals: impl IntoIterator<Item = f64>,
         size: fn(bool) -> usize,
         enc: fn(&T, bool, &mut Vec<u8>),
     ) -> Result<(), EncodeError> {
         let wide = self.wide(kind, reals)?;
         self.header(kind, if wide { FLAG_64 } else { 0 })?;
         self.out.layout(size(wide), |o| enc(v, wide, o));
+        Ok(())
+    }
+
+    /// An element of a container: the common leaf types are written here, inline in the
+    /// container's loop, the rest by [`Encoder::value`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn item(&mut self, v: &Variant, depth: usize) -> Result<(), EncodeError> {
+        if depth > self.max_depth {
+            return self.value(v, depth);
+        }
+        match v {
+            Variant::Int(i) => self.int(*i),
+            Variant::Float(f) => self.float(*f),
+            Variant::String(s) => {
+                self.header(Kind::String, 0)?;
+                self.string(s)
+            }
+            _ => self.value(v, depth),
+        }
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn int(&mut self, i: i64) -> Result<(), EncodeError> {
+        if quirks::int_is_wide(i) {
+            self.header(Kind::Int, FLAG_64)?;
+            self.out.u64(i as u64);
+        } else {
+            self.header(Kind::Int, 0)?;
+            self.out.u32(i as i32 as u32);
+        }
+        Ok(())
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn float(&mut self, f: f64) -> Result<(), EncodeError> {
+        if quirks::float_is_wide(f) {
+            self.header(Kind::Float, FLAG_64)?;
+            self.out.u64(f.to_bits());
+        } else {
+            self.header(Kind::Float, 0)?;
+            self.out.u32(real_to_f32_bits(f));
+        }
         Ok(())
     }
 
@@ -285,24 +431,8 @@ impl<'o, S: Sink> Encoder<'o, S> {
                 self.header(Kind::Bool, 0)?;
                 self.out.u32(u32::from(*b));
             }
-            Variant::Int(i) => {
-                if quirks::int_is_wide(*i) {
-                    self.header(Kind::Int, FLAG_64)?;
-                    self.out.u64(*i as u64);
-                } else {
-                    self.header(Kind::Int, 0)?;
-                    self.out.u32(*i as i32 as u32);
-                }
-            }
-            Variant::Float(f) => {
-                if quirks::float_is_wide(*f) {
-                    self.header(Kind::Float, FLAG_64)?;
-                    self.out.u64(f.to_bits());
-                } else {
-                    self.header(Kind::Float, 0)?;
-                    self.out.u32(real_to_f32_bits(*f));
-                }
-            }
+            Variant::Int(i) => self.int(*i)?,
+            Variant::Float(f) => self.float(*f)?,
             Variant::String(s) => {
                 self.header(Kind::String, 0)?;
                 self.string(s)?;
@@ -314,84 +444,84 @@ impl<'o, S: Sink> Encoder<'o, S> {
             Variant::Vector2(x) => self.fixed(
                 Kind::Vector2,
                 x,
-                &[x.x, x.y],
+                [x.x, x.y],
                 fixed::vector2_size,
                 fixed::encode_vector2,
             )?,
             Variant::Vector2i(x) => self.fixed(
                 Kind::Vector2i,
                 x,
-                &[],
+                [],
                 fixed::vector2i_size,
                 fixed::encode_vector2i,
             )?,
             Variant::Rect2(x) => self.fixed(
                 Kind::Rect2,
                 x,
-                &[x.position.x, x.position.y, x.size.x, x.size.y],
+                [x.position.x, x.position.y, x.size.x, x.size.y],
                 fixed::rect2_size,
                 fixed::encode_rect2,
             )?,
             Variant::Rect2i(x) => self.fixed(
                 Kind::Rect2i,
                 x,
-                &[],
+                [],
                 fixed::rect2i_size,
                 fixed::encode_rect2i,
             )?,
             Variant::Vector3(x) => self.fixed(
                 Kind::Vector3,
                 x,
-                &[x.x, x.y, x.z],
+                [x.x, x.y, x.z],
                 fixed::vector3_size,
                 fixed::encode_vector3,
             )?,
             Variant::Vector3i(x) => self.fixed(
                 Kind::Vector3i,
                 x,
-                &[],
+                [],
                 fixed::vector3i_size,
                 fixed::encode_vector3i,
             )?,
             Variant::Transform2D(x) => self.fixed(
                 Kind::Transform2D,
                 &**x,
-                &[x.x.x, x.x.y, x.y.x, x.y.y, x.origin.x, x.origin.y],
+                [x.x.x, x.x.y, x.y.x, x.y.y, x.origin.x, x.origin.y],
                 fixed::transform2d_size,
                 fixed::encode_transform2d,
             )?,
             Variant::Vector4(x) => self.fixed(
                 Kind::Vector4,
                 x,
-                &[x.x, x.y, x.z, x.w],
+                [x.x, x.y, x.z, x.w],
                 fixed::vector4_size,
                 fixed::encode_vector4,
             )?,
             Variant::Vector4i(x) => self.fixed(
                 Kind::Vector4i,
                 x,
-                &[],
+                [],
                 fixed::vector4i_size,
                 fixed::encode_vector4i,
             )?,
             Variant::Plane(x) => self.fixed(
                 Kind::Plane,
                 x,
-                &[x.normal.x, x.normal.y, x.normal.z, x.d],
+                [x.normal.x, x.normal.y, x.normal.z, x.d],
                 fixed::plane_size,
                 fixed::encode_plane,
             )?,
             Variant::Quaternion(x) => self.fixed(
                 Kind::Quaternion,
                 x,
-                &[x.x, x.y, x.z, x.w],
+                [x.x, x.y, x.z, x.w],
                 fixed::quaternion_size,
                 fixed::encode_quaternion,
             )?,
             Variant::Aabb(x) => self.fixed(
                 Kind::Aabb,
                 &**x,
-                &[
+                [
                     x.position.x,
                     x.position.y,
                     x.position.z,
@@ -405,37 +535,34 @@ impl<'o, S: Sink> Encoder<'o, S> {
             Variant::Basis(x) => self.fixed(
                 Kind::Basis,
                 &**x,
-                &basis_reals(x),
+                basis_reals(x),
                 fixed::basis_size,
                 fixed::encode_basis,
             )?,
             Variant::Transform3D(x) => {
-                let mut r = basis_reals(&x.basis).to_vec();
-                r.extend([x.origin.x, x.origin.y, x.origin.z]);
+                let r = basis_reals(&x.basis)
+                    .into_iter()
+                    .chain([x.origin.x, x.origin.y, x.origin.z]);
                 self.fixed(
                     Kind::Transform3D,
                     &**x,
-                    &r,
+                    r,
                     fixed::transform3d_size,
                     fixed::encode_transform3d,
                 )?
             }
             Variant::Projection(x) => {
-                let r: Vec<f64> = x
-                    .columns
-                    .iter()
-                    .flat_map(|c| [c.x, c.y, c.z, c.w])
-                    .collect();
+                let r = x.columns.iter().flat_map(|c| [c.x, c.y, c.z, c.w]);
                 self.fixed(
                     Kind::Projection,
                     &**x,
-                    &r,
+                    r,
                     fixed::projection_size,
                     fixed::encode_projection,
                 )?
             }
             Variant::Color(x) => {
-                self.fixed(Kind::Color, x, &[], fixed::color_size, fixed::encode_color)?
+                self.fixed(Kind::Color, x, [], fixed::color_size, fixed::encode_color)?
             }
             Variant::NodePath(p) => {
                 self.header(Kind::NodePath, 0)?;
@@ -530,73 +657,52 @@ impl<'o, S: Sink> Encoder<'o, S> {
                     self.out.zeros(1 + quirks::pad4(n));
                 }
             }
-            Variant::PackedVector2Array(x) => {
-                let reals: Vec<f64> = if self.options.round_reals {
-                    vec![]
-                } else {
-                    x.iter().flat_map(|p| [p.x, p.y]).collect()
-                };
-                self.packed(
-                    Kind::PackedVector2Array,
-                    x,
-                    &reals,
-                    fixed::vector2_size,
-                    fixed::encode_vector2,
-                )?
-            }
-            Variant::PackedVector3Array(x) => {
-                let reals: Vec<f64> = if self.options.round_reals {
-                    vec![]
-                } else {
-                    x.iter().flat_map(|p| [p.x, p.y, p.z]).collect()
-                };
-                self.packed(
-                    Kind::PackedVector3Array,
-                    x,
-                    &reals,
-                    fixed::vector3_size,
-                    fixed::encode_vector3,
-                )?
-            }
-            Variant::PackedVector4Array(x) => {
-                let reals: Vec<f64> = if self.options.round_reals {
-                    vec![]
-                } else {
-                    x.iter().flat_map(|p| [p.x, p.y, p.z, p.w]).collect()
-                };
-                self.packed(
-                    Kind::PackedVector4Array,
-                    x,
-                    &reals,
-                    fixed::vector4_size,
-                    fixed::encode_vector4,
-                )?
-            }
+            Variant::PackedVector2Array(x) => self.packed(
+                Kind::PackedVector2Array,
+                x,
+                x.iter().flat_map(|p| [p.x, p.y]),
+                fixed::vector2_size,
+                fixed::encode_vector2,
+            )?,
+            Variant::PackedVector3Array(x) => self.packed(
+                Kind::PackedVector3Array,
+                x,
+                x.iter().flat_map(|p| [p.x, p.y, p.z]),
+                fixed::vector3_size,
+                fixed::encode_vector3,
+            )?,
+            Variant::PackedVector4Array(x) => self.packed(
+                Kind::PackedVector4Array,
+                x,
+                x.iter().flat_map(|p| [p.x, p.y, p.z, p.w]),
+                fixed::vector4_size,
+                fixed::encode_vector4,
+            )?,
             Variant::PackedVector2iArray(x) => self.packed(
                 Kind::PackedVector2iArray,
                 x,
-                &[],
+                [],
                 fixed::vector2i_size,
                 fixed::encode_vector2i,
             )?,
             Variant::PackedVector3iArray(x) => self.packed(
                 Kind::PackedVector3iArray,
                 x,
-                &[],
+                [],
                 fixed::vector3i_size,
                 fixed::encode_vector3i,
             )?,
             Variant::PackedVector4iArray(x) => self.packed(
                 Kind::PackedVector4iArray,
                 x,
-                &[],
+                [],
                 fixed::vector4i_size,
                 fixed::encode_vector4i,
             )?,
             Variant::PackedColorArray(x) => self.packed(
                 Kind::PackedColorArray,
                 x,
-                &[],
+                [],
                 fixed::color_size,
                 fixed::encode_color,
             )?,
@@ -608,7 +714,7 @@ impl<'o, S: Sink> Encoder<'o, S> {
         &mut self,
         kind: Kind,
         x: &[T],
-        reals: &[f64],
+        reals: impl IntoIterator<Item = f64>,
         size: fn(bool) -> usize,
         enc: fn(&T, bool, &mut Vec<u8>),
     ) -> Result<(), EncodeError> {
@@ -702,12 +808,17 @@ impl<'o, S: Sink> Encoder<'o, S> {
     }
 
     fn dictionary(&mut self, d: &Dictionary, depth: usize) -> Result<(), EncodeError> {
-        self.dictionary_header(d)?;
+        if d.typed.is_none() {
+            // The common untyped case needs none of the type data.
+            self.header(Kind::Dictionary, 0)?;
+        } else {
+            self.dictionary_header(d)?;
+        }
         self.count(d.len())?;
         for (key, value) in d.entries() {
-            self.value(key, depth + 1)
+            self.item(key, depth + 1)
                 .map_err(at(|| format!("{}(key)", key_segment(key))))?;
-            self.value(value, depth + 1)
+            self.item(value, depth + 1)
                 .map_err(at(|| key_segment(key)))?;
         }
         Ok(())
@@ -767,7 +878,7 @@ impl<'o, S: Sink> Encoder<'o, S> {
         self.array_header(a)?;
         self.count(a.items.len())?;
         for (i, item) in a.items.iter().enumerate() {
-            self.value(item, depth + 1)
+            self.item(item, depth + 1)
                 .map_err(at(|| format!("[{i}]")))?;
         }
         Ok(())

@@ -4,6 +4,7 @@
 // Lets `#[derive(GodotVariant)]` output (which names `::gdvariant`) compile inside this crate too.
 extern crate self as gdvariant;
 
+pub mod borrowed;
 #[cfg(feature = "codec")]
 pub mod codec;
 pub mod convert;
@@ -29,6 +30,7 @@ pub mod text;
 pub mod variant;
 pub mod version;
 
+pub use borrowed::{decode_borrowed, PackedRef, VariantRef};
 pub use convert::{FromVariant, FromVariantError, ToVariant, TypedArrayElement};
 pub use decode::decode;
 pub use dialect::{DecodeOptions, Dialect, EncodeOptions, Limits};

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Side-by-side comparison on the same bytes: gdvariant, Godot 3.2.3's own bytes2var/var2bytes,
+# @gd-com/utils 4.1.5 (Node), playgodot 0.5.1 (Python) and memcpy. A tool, not a CI gate.
+#
+#   benches/compare/run.sh            # everything (about 3 minutes once installed)
+#   ROUNDS=1 benches/compare/run.sh   # one round instead of three (each cell: median of rounds)
+#   benches/compare/run.sh w3         # only the workloads whose name contains "w3"
+#
+# Installs what it needs (apt godot3-server, npm @gd-com/utils into target/compare/node, pip
+# playgodot into the venv target/compare/venv), has the engine write W1-W4, checks that our
+# bytes are the engine's, times every tool, and prints a Markdown table of medians and ratios
+# (also saved as target/compare/report.md). Run it on a quiet machine: medians of a loaded
+# 2-core machine mean little.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+FILTER=${1:-}
+# Rounds of the whole timing: each cell of the table is the median over rounds, which
+# steadies the numbers of a shared machine.
+ROUNDS=${ROUNDS:-3}
+TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
+WORK=$TARGET/compare
+DATA=$WORK/data
+mkdir -p "$DATA" "$WORK/node"
+LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
+export LANG=en   # Godot 3.2 prints locale errors under C/C.UTF-8
+
+say() { echo "== $*" >&2; }
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+
+if ! command -v godot3-server >/dev/null; then
+  say "installing godot3-server"
+  $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q godot3-server
+fi
+if [ ! -d "$WORK/node/node_modules/@gd-com/utils" ]; then
+  say "installing @gd-com/utils@4.1.5"
+  (cd "$WORK/node" && { [ -f package.json ] || npm init -y >/dev/null; } &&
+    npm install --no-audit --no-fund --silent @gd-com/utils@4.1.5)
+fi
+if [ ! -x "$WORK/venv/bin/python" ] || ! "$WORK/venv/bin/python" -c "import playgodot" 2>/dev/null; then
+  say "installing playgodot==0.5.1"
+  python3 -m venv "$WORK/venv"
+  "$WORK/venv/bin/pip" install -q playgodot==0.5.1
+fi
+
+say "building gdvariant's side (release)"
+cargo build -q --release --example compare
+OURS=$TARGET/release/examples/compare
+
+say "writing W1-W4: the engine's var2bytes, and ours"
+"$OURS" gen "$DATA"
+(cd "$DATA" && GDV_MODE=make GDV_DIR="$DATA" godot3-server -s "$ROOT/benches/compare/engine.gd" >/dev/null 2>&1)
+"$OURS" check "$DATA" >&2
+
+RESULTS=$WORK/results.jsonl
+MEM=$WORK/mem.jsonl
+: >"$RESULTS"
+: >"$MEM"
+# Each tool times each workload in a fresh process, so that one workload's heap (W3 leaves
+# ~50 MB of freed chunks behind) does not slow the next one down.
+WORKLOADS="w1_float32_1m w2_bytes_16mib w3_dicts_100k w4_dict"
+for round in $(seq "$ROUNDS"); do
+for w in $WORKLOADS; do
+  case "$w" in *"$FILTER"*) ;; *) continue ;; esac
+  say "round $round of $ROUNDS"
+  say "timing $w: gdvariant and memcpy"
+  "$OURS" time "$DATA" "$w" | tee -a "$RESULTS" >&2
+  say "timing $w: Godot 3.2.3 bytes2var / var2bytes"
+  (cd "$DATA" && GDV_MODE=time GDV_DIR="$DATA" GDV_FILTER="$w" \
+    godot3-server -s "$ROOT/benches/compare/engine.gd" 2>/dev/null) | grep '^{' | tee -a "$RESULTS" >&2
+  say "timing $w: @gd-com/utils getVar / putVar"
+  NODE_PATH="$WORK/node/node_modules" node "$ROOT/benches/compare/gdcom.js" "$DATA" "$w" | tee -a "$RESULTS" >&2
+  say "timing $w: playgodot decode_variant / encode_variant"
+  "$WORK/venv/bin/python" "$ROOT/benches/compare/playgodot_bench.py" "$DATA" "$w" | tee -a "$RESULTS" >&2
+done
+done
+"$OURS" time "$DATA" w2_bytes_16b | tee -a "$RESULTS" >&2
+
+# glibc gives a freed heap back to the OS once its top exceeds the trim threshold, so every
+# W3 iteration faults its ~50 MB in again; this pass shows how much of each tool's W3 time
+# that is (the allocator's behaviour, not the codec's).
+NOTRIM=glibc.malloc.trim_threshold=4000000000:glibc.malloc.mmap_threshold=33554432
+say "timing W3 again with glibc's heap trimming off"
+GLIBC_TUNABLES=$NOTRIM GDV_TOOL=gdvariant-notrim "$OURS" time "$DATA" w3 | grep -v memcpy | tee -a "$RESULTS" >&2
+(cd "$DATA" && GLIBC_TUNABLES=$NOTRIM GDV_TOOL=godot3-notrim GDV_MODE=time GDV_DIR="$DATA" GDV_FILTER=w3 \
+  godot3-server -s "$ROOT/benches/compare/engine.gd" 2>/dev/null) | grep '^{' | tee -a "$RESULTS" >&2
+say "peak memory of one W3 decode (fresh processes)"
+for op in owned borrowed; do
+  "$OURS" mem "$DATA" w3_dicts_100k.godot3.bin $op | tee -a "$MEM" >&2
+done
+
+CPU=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
+MACHINE="$CPU, $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -sr), rustc $(rustc --version | cut -d' ' -f2), node $(node --version), $(python3 --version), load average $LOAD_AT_START at the start"
+python3 "$ROOT/benches/compare/table.py" "$RESULTS" "$MEM" "$MACHINE" | tee "$WORK/report.md"

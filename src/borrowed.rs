@@ -1,0 +1,786 @@
+//! Zero-copy decoding: [`decode_borrowed`] gives a [`VariantRef`] whose strings, names and
+//! packed arrays point into the input, for reading big messages without copying them.
+//!
+//! It runs the very decoder of [`decode`](fn@crate::decode) (see `decode.rs`, the `Build`
+//! trait), so it accepts and rejects the same bytes with the same errors and offsets; only
+//! what it builds differs. [`VariantRef::to_owned`] gives the owned [`Variant`].
+
+use crate::decode::{
+    drive, hash_key_real, hash_variant_key, int_key_bit, text_key_bit, Build, Scalar, OTHER_KEY_BIT,
+};
+use crate::dialect::{DecodeOptions, Dialect};
+use crate::error::DecodeError;
+use crate::generated::kinds::Kind;
+use crate::generated::layouts as fixed;
+use crate::layout::{read_u32, read_u64};
+use crate::math::*;
+use crate::quirks;
+use crate::variant::*;
+use std::borrow::Cow;
+use std::hash::{Hash, Hasher};
+use std::marker::PhantomData;
+
+/// Decodes one value from the start of `bytes` without copying its text or packed arrays.
+///
+/// Returns the value and the number of bytes it used, exactly as [`decode`](fn@crate::decode)
+/// does (same validation, same errors at the same offsets). A `PackedByteArray` of 16 MiB
+/// costs what one of 16 bytes costs: it is a slice of `bytes`.
+///
+/// ```
+/// use gdvariant::{decode_borrowed, Dialect, DecodeOptions, VariantRef};
+/// // "hi" as a Godot 4 String: header 4, length 2, bytes, padding.
+/// let bytes = [4, 0, 0, 0, 2, 0, 0, 0, b'h', b'i', 0, 0];
+/// let (value, used) = decode_borrowed(&bytes, Dialect::Godot4, &DecodeOptions::default())?;
+/// assert_eq!(used, 12);
+/// let VariantRef::String(s) = &value else { panic!() };
+/// assert!(std::ptr::eq(s.as_ptr(), bytes[8..].as_ptr()), "borrowed, not copied");
+/// assert_eq!(value.to_owned(), gdvariant::Variant::from("hi"));
+/// # Ok::<(), gdvariant::DecodeError>(())
+/// ```
+pub fn decode_borrowed<'a>(
+    bytes: &'a [u8],
+    dialect: Dialect,
+    options: &DecodeOptions,
+) -> Result<(VariantRef<'a>, usize), DecodeError> {
+    drive(bytes, dialect, options)
+}
+
+/// A Godot value borrowed from encoded bytes: [`Variant`] with its text as `Cow<'a, str>`
+/// (borrowed, except for the rare string the engine's reading changes) and its packed
+/// arrays as views ([`PackedRef`]) of the input.
+///
+/// The type information of typed containers is owned (it is small and rare).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum VariantRef<'a> {
+    /// `null`.
+    #[default]
+    Nil,
+    /// `bool`.
+    Bool(bool),
+    /// `int`.
+    Int(i64),
+    /// `float`.
+    Float(f64),
+    /// `String`.
+    String(Cow<'a, str>),
+    /// `Vector2`.
+    Vector2(Vector2),
+    /// `Vector2i`.
+    Vector2i(Vector2i),
+    /// `Rect2`.
+    Rect2(Rect2),
+    /// `Rect2i`.
+    Rect2i(Rect2i),
+    /// `Vector3`.
+    Vector3(Vector3),
+    /// `Vector3i`.
+    Vector3i(Vector3i),
+    /// `Transform2D`.
+    Transform2D(Box<Transform2D>),
+    /// `Vector4`.
+    Vector4(Vector4),
+    /// `Vector4i`.
+    Vector4i(Vector4i),
+    /// `Plane`.
+    Plane(Plane),
+    /// `Quaternion`.
+    Quaternion(Quaternion),
+    /// `AABB`.
+    Aabb(Box<Aabb>),
+    /// `Basis`.
+    Basis(Box<Basis>),
+    /// `Transform3D`.
+    Transform3D(Box<Transform3D>),
+    /// `Projection`.
+    Projection(Box<Projection>),
+    /// `Color`.
+    Color(Color),
+    /// `StringName`.
+    StringName(Cow<'a, str>),
+    /// `NodePath`.
+    NodePath(Box<NodePathRef<'a>>),
+    /// `RID`.
+    Rid(u64),
+    /// `Object`.
+    Object(ObjectRef<'a>),
+    /// `Callable`.
+    Callable,
+    /// `Signal`.
+    Signal(SignalRef<'a>),
+    /// `Dictionary`, in insertion order.
+    Dictionary(DictionaryRef<'a>),
+    /// `Array`.
+    Array(ArrayRef<'a>),
+    /// `PackedByteArray`: the bytes themselves.
+    PackedByteArray(&'a [u8]),
+    /// `PackedInt32Array`.
+    PackedInt32Array(PackedRef<'a, i32>),
+    /// `PackedInt64Array`.
+    PackedInt64Array(PackedRef<'a, i64>),
+    /// `PackedFloat32Array`.
+    PackedFloat32Array(PackedRef<'a, f32>),
+    /// `PackedFloat64Array`.
+    PackedFloat64Array(PackedRef<'a, f64>),
+    /// `PackedStringArray`.
+    PackedStringArray(Vec<Cow<'a, str>>),
+    /// `PackedVector2Array`.
+    PackedVector2Array(PackedRef<'a, Vector2>),
+    /// `PoolVector2iArray` (Pandemonium).
+    PackedVector2iArray(PackedRef<'a, Vector2i>),
+    /// `PackedVector3Array`.
+    PackedVector3Array(PackedRef<'a, Vector3>),
+    /// `PoolVector3iArray` (Pandemonium).
+    PackedVector3iArray(PackedRef<'a, Vector3i>),
+    /// `PackedColorArray`.
+    PackedColorArray(PackedRef<'a, Color>),
+    /// `PackedVector4Array`.
+    PackedVector4Array(PackedRef<'a, Vector4>),
+    /// `PoolVector4iArray` (Pandemonium).
+    PackedVector4iArray(PackedRef<'a, Vector4i>),
+}
+
+/// A borrowed [`NodePath`].
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct NodePathRef<'a> {
+    /// Node names, in order.
+    pub names: Vec<Cow<'a, str>>,
+    /// Property subnames, in order.
+    pub subnames: Vec<Cow<'a, str>>,
+    /// Whether the path is absolute.
+    pub absolute: bool,
+}
+
+/// A borrowed [`Object`].
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum ObjectRef<'a> {
+    /// A null or freed object.
+    #[default]
+    Null,
+    /// An object sent by instance id.
+    Id(u64),
+    /// A full object as data: class name and stored properties in the engine's order.
+    Full(Box<FullObjectRef<'a>>),
+}
+
+/// A borrowed [`FullObject`].
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct FullObjectRef<'a> {
+    /// The engine class name.
+    pub class: Cow<'a, str>,
+    /// The stored properties, in the order the engine sent them.
+    pub properties: Vec<(Cow<'a, str>, VariantRef<'a>)>,
+}
+
+/// A borrowed [`Signal`].
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct SignalRef<'a> {
+    /// Signal name.
+    pub name: Cow<'a, str>,
+    /// Instance id of the owning object (0 for none).
+    pub object: u64,
+}
+
+/// A borrowed [`Array`].
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ArrayRef<'a> {
+    /// The elements.
+    pub items: Vec<VariantRef<'a>>,
+    /// The element type of a typed array; `None` when untyped.
+    pub typed: Option<Box<ArrayType>>,
+}
+
+/// A borrowed [`Dictionary`]: entries in insertion order, keys unique (the decoder applied
+/// the engine's duplicate-key rule).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct DictionaryRef<'a> {
+    entries: Vec<(VariantRef<'a>, VariantRef<'a>)>,
+    /// The key and value types of a typed dictionary; `None` when untyped.
+    pub typed: Option<Box<DictionaryType>>,
+}
+
+impl<'a> DictionaryRef<'a> {
+    /// Entries in insertion order.
+    pub fn entries(&self) -> &[(VariantRef<'a>, VariantRef<'a>)] {
+        &self.entries
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there are no entries.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The value of a `String` (or `StringName`) key.
+    pub fn get_str(&self, key: &str) -> Option<&VariantRef<'a>> {
+        self.entries
+            .iter()
+            .find(
+                |(k, _)| matches!(k, VariantRef::String(s) | VariantRef::StringName(s) if s == key),
+            )
+            .map(|(_, v)| v)
+    }
+
+    /// Consumes the dictionary, giving its entries.
+    pub fn into_entries(self) -> Vec<(VariantRef<'a>, VariantRef<'a>)> {
+        self.entries
+    }
+}
+
+/// A packed array as it lies in the input: `len()` elements of `T` in the wire's
+/// little-endian layout, read on access. [`PackedRef::to_vec`] is a bulk copy for the
+/// number types on little-endian hosts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PackedRef<'a, T> {
+    bytes: &'a [u8],
+    wide: bool,
+    element: PhantomData<fn() -> T>,
+}
+
+impl<'a, T: PackedElement> PackedRef<'a, T> {
+    /// A view of `bytes` (whole elements of `T::size(wide)` bytes each; a partial element at
+    /// the end is ignored).
+    pub fn new(bytes: &'a [u8], wide: bool) -> PackedRef<'a, T> {
+        let whole = bytes.len() - bytes.len() % T::size(wide);
+        PackedRef {
+            bytes: &bytes[..whole],
+            wide,
+            element: PhantomData,
+        }
+    }
+
+    /// Number of elements.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.bytes.len() / T::size(self.wide)
+    }
+
+    /// Whether there are no elements.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// Element `i`, if there is one.
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<T> {
+        let s = T::size(self.wide);
+        let start = i.checked_mul(s)?;
+        let b = self.bytes.get(start..start.checked_add(s)?)?;
+        Some(T::read(b, self.wide))
+    }
+
+    /// The elements in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = T> + 'a {
+        let wide = self.wide;
+        self.bytes
+            .chunks_exact(T::size(wide))
+            .map(move |c| T::read(c, wide))
+    }
+
+    /// The elements, copied out.
+    pub fn to_vec(&self) -> Vec<T> {
+        T::collect(self.bytes, self.wide)
+    }
+
+    /// The raw little-endian bytes of the elements.
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// Whether the reals are doubles (Godot 4 FLAG_64).
+    pub fn is_wide(&self) -> bool {
+        self.wide
+    }
+}
+
+impl<'a, T: PackedElement + bytemuck::Pod> PackedRef<'a, T> {
+    /// The elements as a slice of the input itself, when the host is little-endian and the
+    /// bytes happen to be aligned for `T` (for example `i32` data at an offset that is a
+    /// multiple of 4 in a `Vec<u8>`); `None` otherwise (use [`PackedRef::to_vec`]).
+    pub fn as_slice(&self) -> Option<&'a [T]> {
+        if cfg!(target_endian = "little") {
+            bytemuck::try_cast_slice(self.bytes).ok()
+        } else {
+            None
+        }
+    }
+}
+
+/// An element type of a fixed-stride packed array, with its wire layout.
+pub trait PackedElement: Copy + sealed::Wrap {
+    /// Bytes per element (`wide`: reals are doubles).
+    fn size(wide: bool) -> usize;
+    /// Reads one element from the start of `b` (at least `size(wide)` bytes).
+    fn read(b: &[u8], wide: bool) -> Self;
+    /// Reads every whole element of `b`.
+    fn collect(b: &[u8], wide: bool) -> Vec<Self> {
+        b.chunks_exact(Self::size(wide))
+            .map(|c| Self::read(c, wide))
+            .collect()
+    }
+}
+
+pub(crate) mod sealed {
+    use super::{PackedRef, Variant, VariantRef};
+    /// Puts a packed array into the owned and the borrowed enum (one variant per element type).
+    pub trait Wrap: Sized {
+        fn into_variant(v: Vec<Self>) -> Variant;
+        fn into_ref(v: PackedRef<'_, Self>) -> VariantRef<'_>;
+    }
+}
+
+/// Copies little-endian elements out in bulk: one `memcpy` on little-endian hosts, since the
+/// wire layout then is the memory layout of `T`.
+fn copy_le<T: bytemuck::Pod>(b: &[u8], from_le: fn(&[u8]) -> T) -> Vec<T> {
+    let size = std::mem::size_of::<T>();
+    let n = b.len() / size;
+    if cfg!(target_endian = "big") {
+        return b.chunks_exact(size).map(from_le).collect();
+    }
+    let mut v: Vec<T> = Vec::with_capacity(n);
+    // SAFETY: the allocation holds `n * size` bytes, `b` has at least that many, the two do
+    // not overlap, and `T: Pod` makes every bit pattern a valid `T`, so after the copy the
+    // first `n` elements are initialised.
+    unsafe {
+        std::ptr::copy_nonoverlapping(b.as_ptr(), v.as_mut_ptr().cast::<u8>(), n * size);
+        v.set_len(n);
+    }
+    v
+}
+
+macro_rules! packed_number {
+    ($t:ty, $size:expr, $read:expr, $variant:ident) => {
+        impl PackedElement for $t {
+            #[inline]
+            fn size(_: bool) -> usize {
+                $size
+            }
+            #[inline]
+            fn read(b: &[u8], _: bool) -> $t {
+                $read(b)
+            }
+            #[inline]
+            fn collect(b: &[u8], _: bool) -> Vec<$t> {
+                copy_le(b, $read)
+            }
+        }
+        impl sealed::Wrap for $t {
+            fn into_variant(v: Vec<$t>) -> Variant {
+                Variant::$variant(v)
+            }
+            fn into_ref(v: PackedRef<'_, $t>) -> VariantRef<'_> {
+                VariantRef::$variant(v)
+            }
+        }
+    };
+}
+
+packed_number!(i32, 4, |b: &[u8]| read_u32(b, 0) as i32, PackedInt32Array);
+packed_number!(i64, 8, |b: &[u8]| read_u64(b, 0) as i64, PackedInt64Array);
+packed_number!(
+    f32,
+    4,
+    |b: &[u8]| f32::from_bits(read_u32(b, 0)),
+    PackedFloat32Array
+);
+packed_number!(
+    f64,
+    8,
+    |b: &[u8]| f64::from_bits(read_u64(b, 0)),
+    PackedFloat64Array
+);
+
+macro_rules! packed_layout {
+    ($t:ty, $size:path, $decode:path, $variant:ident) => {
+        impl PackedElement for $t {
+            #[inline]
+            fn size(wide: bool) -> usize {
+                $size(wide)
+            }
+            #[inline]
+            fn read(b: &[u8], wide: bool) -> $t {
+                $decode(b, wide)
+            }
+        }
+        impl sealed::Wrap for $t {
+            fn into_variant(v: Vec<$t>) -> Variant {
+                Variant::$variant(v)
+            }
+            fn into_ref(v: PackedRef<'_, $t>) -> VariantRef<'_> {
+                VariantRef::$variant(v)
+            }
+        }
+    };
+}
+
+packed_layout!(
+    Vector2,
+    fixed::vector2_size,
+    fixed::decode_vector2,
+    PackedVector2Array
+);
+packed_layout!(
+    Vector3,
+    fixed::vector3_size,
+    fixed::decode_vector3,
+    PackedVector3Array
+);
+packed_layout!(
+    Vector4,
+    fixed::vector4_size,
+    fixed::decode_vector4,
+    PackedVector4Array
+);
+packed_layout!(
+    Vector2i,
+    fixed::vector2i_size,
+    fixed::decode_vector2i,
+    PackedVector2iArray
+);
+packed_layout!(
+    Vector3i,
+    fixed::vector3i_size,
+    fixed::decode_vector3i,
+    PackedVector3iArray
+);
+packed_layout!(
+    Vector4i,
+    fixed::vector4i_size,
+    fixed::decode_vector4i,
+    PackedVector4iArray
+);
+// Colors are always 4-byte floats, whatever FLAG_64 says (`encode_variant`, PACKED_COLOR_ARRAY).
+packed_layout!(Color, color_size, color_decode, PackedColorArray);
+
+fn color_size(_: bool) -> usize {
+    fixed::color_size(false)
+}
+
+fn color_decode(b: &[u8], _: bool) -> Color {
+    fixed::decode_color(b, false)
+}
+
+impl<'a> Build<'a> for VariantRef<'a> {
+    type Str = Cow<'a, str>;
+    #[inline]
+    fn text(s: Cow<'a, str>) -> Cow<'a, str> {
+        s
+    }
+    #[inline]
+    fn scalar(s: Scalar) -> VariantRef<'a> {
+        match s {
+            Scalar::Nil => VariantRef::Nil,
+            Scalar::Bool(x) => VariantRef::Bool(x),
+            Scalar::Int(x) => VariantRef::Int(x),
+            Scalar::Float(x) => VariantRef::Float(x),
+            Scalar::Vector2(x) => VariantRef::Vector2(x),
+            Scalar::Vector2i(x) => VariantRef::Vector2i(x),
+            Scalar::Rect2(x) => VariantRef::Rect2(x),
+            Scalar::Rect2i(x) => VariantRef::Rect2i(x),
+            Scalar::Vector3(x) => VariantRef::Vector3(x),
+            Scalar::Vector3i(x) => VariantRef::Vector3i(x),
+            Scalar::Transform2D(x) => VariantRef::Transform2D(x),
+            Scalar::Vector4(x) => VariantRef::Vector4(x),
+            Scalar::Vector4i(x) => VariantRef::Vector4i(x),
+            Scalar::Plane(x) => VariantRef::Plane(x),
+            Scalar::Quaternion(x) => VariantRef::Quaternion(x),
+            Scalar::Aabb(x) => VariantRef::Aabb(x),
+            Scalar::Basis(x) => VariantRef::Basis(x),
+            Scalar::Transform3D(x) => VariantRef::Transform3D(x),
+            Scalar::Projection(x) => VariantRef::Projection(x),
+            Scalar::Color(x) => VariantRef::Color(x),
+            Scalar::Rid(x) => VariantRef::Rid(x),
+            Scalar::Callable => VariantRef::Callable,
+            Scalar::ObjectNull => VariantRef::Object(ObjectRef::Null),
+            Scalar::ObjectId(id) => VariantRef::Object(ObjectRef::Id(id)),
+        }
+    }
+    #[inline]
+    fn string(s: Cow<'a, str>) -> VariantRef<'a> {
+        VariantRef::String(s)
+    }
+    #[inline]
+    fn string_name(s: Cow<'a, str>) -> VariantRef<'a> {
+        VariantRef::StringName(s)
+    }
+    fn node_path(
+        names: Vec<Cow<'a, str>>,
+        subnames: Vec<Cow<'a, str>>,
+        absolute: bool,
+    ) -> VariantRef<'a> {
+        VariantRef::NodePath(Box::new(NodePathRef {
+            names,
+            subnames,
+            absolute,
+        }))
+    }
+    fn signal(name: Cow<'a, str>, object: u64) -> VariantRef<'a> {
+        VariantRef::Signal(SignalRef { name, object })
+    }
+    #[inline]
+    fn byte_array(bytes: &'a [u8]) -> VariantRef<'a> {
+        VariantRef::PackedByteArray(bytes)
+    }
+    #[inline]
+    fn packed<T: PackedElement>(bytes: &'a [u8], wide: bool) -> VariantRef<'a> {
+        T::into_ref(PackedRef::new(bytes, wide))
+    }
+    fn string_array(items: Vec<Cow<'a, str>>) -> VariantRef<'a> {
+        VariantRef::PackedStringArray(items)
+    }
+    #[inline]
+    fn array(items: Vec<VariantRef<'a>>, typed: Option<Box<ArrayType>>) -> VariantRef<'a> {
+        VariantRef::Array(ArrayRef { items, typed })
+    }
+    #[inline]
+    fn dictionary(
+        entries: Vec<(VariantRef<'a>, VariantRef<'a>)>,
+        typed: Option<Box<DictionaryType>>,
+    ) -> VariantRef<'a> {
+        VariantRef::Dictionary(DictionaryRef { entries, typed })
+    }
+    fn object(class: Cow<'a, str>, properties: Vec<(Cow<'a, str>, VariantRef<'a>)>) -> Self {
+        VariantRef::Object(ObjectRef::Full(Box::new(FullObjectRef {
+            class,
+            properties,
+        })))
+    }
+    /// The common key types compare in place; the rest as the owned values do (one rule).
+    #[inline(always)]
+    fn same_key(a: &VariantRef<'a>, b: &VariantRef<'a>) -> bool {
+        use VariantRef as V;
+        match (a, b) {
+            (V::String(x), V::String(y)) => x.as_bytes() == y.as_bytes(),
+            (V::Int(x), V::Int(y)) => x == y,
+            (V::String(_) | V::Int(_), V::String(_) | V::Int(_)) => false,
+            _ => same_key_slow(a, b),
+        }
+    }
+    #[inline(always)]
+    fn key_bit(k: &VariantRef<'a>) -> u32 {
+        match k {
+            VariantRef::String(s) => text_key_bit(s),
+            VariantRef::Int(i) => int_key_bit(*i),
+            _ => OTHER_KEY_BIT,
+        }
+    }
+    fn hash_key<H: Hasher>(k: &VariantRef<'a>, h: &mut H) {
+        match k {
+            VariantRef::String(s) | VariantRef::StringName(s) => {
+                k.kind().hash(h);
+                s.hash(h)
+            }
+            VariantRef::Int(i) => {
+                k.kind().hash(h);
+                i.hash(h)
+            }
+            VariantRef::Float(f) => {
+                k.kind().hash(h);
+                hash_key_real(*f, h)
+            }
+            other => hash_variant_key(&other.to_owned(), h, 0),
+        }
+    }
+}
+
+#[inline(never)]
+fn same_key_slow(a: &VariantRef<'_>, b: &VariantRef<'_>) -> bool {
+    use VariantRef as V;
+    match (a, b) {
+        (V::StringName(x), V::StringName(y)) => x == y,
+        (V::Float(x), V::Float(y)) => x == y || (x.is_nan() && y.is_nan()),
+        (V::Bool(x), V::Bool(y)) => x == y,
+        _ => a.kind() == b.kind() && quirks::same_key(&a.to_owned(), &b.to_owned()),
+    }
+}
+
+fn owned_strs(v: &[Cow<'_, str>]) -> Vec<String> {
+    v.iter().map(|s| s.as_ref().to_owned()).collect()
+}
+
+fn into_strs(v: Vec<Cow<'_, str>>) -> Vec<String> {
+    v.into_iter().map(Cow::into_owned).collect()
+}
+
+impl<'a> VariantRef<'a> {
+    /// The kind of this value.
+    pub fn kind(&self) -> Kind {
+        match self {
+            VariantRef::Nil => Kind::Nil,
+            VariantRef::Bool(_) => Kind::Bool,
+            VariantRef::Int(_) => Kind::Int,
+            VariantRef::Float(_) => Kind::Float,
+            VariantRef::String(_) => Kind::String,
+            VariantRef::Vector2(_) => Kind::Vector2,
+            VariantRef::Vector2i(_) => Kind::Vector2i,
+            VariantRef::Rect2(_) => Kind::Rect2,
+            VariantRef::Rect2i(_) => Kind::Rect2i,
+            VariantRef::Vector3(_) => Kind::Vector3,
+            VariantRef::Vector3i(_) => Kind::Vector3i,
+            VariantRef::Transform2D(_) => Kind::Transform2D,
+            VariantRef::Vector4(_) => Kind::Vector4,
+            VariantRef::Vector4i(_) => Kind::Vector4i,
+            VariantRef::Plane(_) => Kind::Plane,
+            VariantRef::Quaternion(_) => Kind::Quaternion,
+            VariantRef::Aabb(_) => Kind::Aabb,
+            VariantRef::Basis(_) => Kind::Basis,
+            VariantRef::Transform3D(_) => Kind::Transform3D,
+            VariantRef::Projection(_) => Kind::Projection,
+            VariantRef::Color(_) => Kind::Color,
+            VariantRef::StringName(_) => Kind::StringName,
+            VariantRef::NodePath(_) => Kind::NodePath,
+            VariantRef::Rid(_) => Kind::Rid,
+            VariantRef::Object(_) => Kind::Object,
+            VariantRef::Callable => Kind::Callable,
+            VariantRef::Signal(_) => Kind::Signal,
+            VariantRef::Dictionary(_) => Kind::Dictionary,
+            VariantRef::Array(_) => Kind::Array,
+            VariantRef::PackedByteArray(_) => Kind::PackedByteArray,
+            VariantRef::PackedInt32Array(_) => Kind::PackedInt32Array,
+            VariantRef::PackedInt64Array(_) => Kind::PackedInt64Array,
+            VariantRef::PackedFloat32Array(_) => Kind::PackedFloat32Array,
+            VariantRef::PackedFloat64Array(_) => Kind::PackedFloat64Array,
+            VariantRef::PackedStringArray(_) => Kind::PackedStringArray,
+            VariantRef::PackedVector2Array(_) => Kind::PackedVector2Array,
+            VariantRef::PackedVector2iArray(_) => Kind::PackedVector2iArray,
+            VariantRef::PackedVector3Array(_) => Kind::PackedVector3Array,
+            VariantRef::PackedVector3iArray(_) => Kind::PackedVector3iArray,
+            VariantRef::PackedColorArray(_) => Kind::PackedColorArray,
+            VariantRef::PackedVector4Array(_) => Kind::PackedVector4Array,
+            VariantRef::PackedVector4iArray(_) => Kind::PackedVector4iArray,
+        }
+    }
+
+    /// The owned [`Variant`] with the same value (text and packed arrays copied).
+    #[allow(clippy::should_implement_trait)]
+    pub fn to_owned(&self) -> Variant {
+        use VariantRef as R;
+        match self {
+            R::Nil => Variant::Nil,
+            R::Bool(x) => Variant::Bool(*x),
+            R::Int(x) => Variant::Int(*x),
+            R::Float(x) => Variant::Float(*x),
+            R::String(s) => Variant::String(s.as_ref().to_owned()),
+            R::Vector2(x) => Variant::Vector2(*x),
+            R::Vector2i(x) => Variant::Vector2i(*x),
+            R::Rect2(x) => Variant::Rect2(*x),
+            R::Rect2i(x) => Variant::Rect2i(*x),
+            R::Vector3(x) => Variant::Vector3(*x),
+            R::Vector3i(x) => Variant::Vector3i(*x),
+            R::Transform2D(x) => Variant::Transform2D(x.clone()),
+            R::Vector4(x) => Variant::Vector4(*x),
+            R::Vector4i(x) => Variant::Vector4i(*x),
+            R::Plane(x) => Variant::Plane(*x),
+            R::Quaternion(x) => Variant::Quaternion(*x),
+            R::Aabb(x) => Variant::Aabb(x.clone()),
+            R::Basis(x) => Variant::Basis(x.clone()),
+            R::Transform3D(x) => Variant::Transform3D(x.clone()),
+            R::Projection(x) => Variant::Projection(x.clone()),
+            R::Color(x) => Variant::Color(*x),
+            R::StringName(s) => Variant::StringName(StringName(s.as_ref().to_owned())),
+            R::NodePath(p) => Variant::NodePath(Box::new(NodePath {
+                names: owned_strs(&p.names),
+                subnames: owned_strs(&p.subnames),
+                absolute: p.absolute,
+            })),
+            R::Rid(x) => Variant::Rid(*x),
+            R::Object(ObjectRef::Null) => Variant::Object(Object::Null),
+            R::Object(ObjectRef::Id(id)) => Variant::Object(Object::Id(*id)),
+            R::Object(ObjectRef::Full(f)) => Variant::Object(Object::Full(Box::new(FullObject {
+                class: f.class.as_ref().to_owned(),
+                properties: f
+                    .properties
+                    .iter()
+                    .map(|(n, v)| (n.as_ref().to_owned(), v.to_owned()))
+                    .collect(),
+            }))),
+            R::Callable => Variant::Callable,
+            R::Signal(s) => Variant::Signal(Signal {
+                name: s.name.as_ref().to_owned(),
+                object: s.object,
+            }),
+            R::Dictionary(d) => Variant::Dictionary(Dictionary::from_unique(
+                d.entries
+                    .iter()
+                    .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                    .collect(),
+                d.typed.clone(),
+            )),
+            R::Array(a) => Variant::Array(Array {
+                items: a.items.iter().map(VariantRef::to_owned).collect(),
+                typed: a.typed.clone(),
+            }),
+            R::PackedByteArray(b) => Variant::PackedByteArray(b.to_vec()),
+            R::PackedInt32Array(p) => Variant::PackedInt32Array(p.to_vec()),
+            R::PackedInt64Array(p) => Variant::PackedInt64Array(p.to_vec()),
+            R::PackedFloat32Array(p) => Variant::PackedFloat32Array(p.to_vec()),
+            R::PackedFloat64Array(p) => Variant::PackedFloat64Array(p.to_vec()),
+            R::PackedStringArray(v) => Variant::PackedStringArray(owned_strs(v)),
+            R::PackedVector2Array(p) => Variant::PackedVector2Array(p.to_vec()),
+            R::PackedVector2iArray(p) => Variant::PackedVector2iArray(p.to_vec()),
+            R::PackedVector3Array(p) => Variant::PackedVector3Array(p.to_vec()),
+            R::PackedVector3iArray(p) => Variant::PackedVector3iArray(p.to_vec()),
+            R::PackedColorArray(p) => Variant::PackedColorArray(p.to_vec()),
+            R::PackedVector4Array(p) => Variant::PackedVector4Array(p.to_vec()),
+            R::PackedVector4iArray(p) => Variant::PackedVector4iArray(p.to_vec()),
+        }
+    }
+
+    /// Like [`VariantRef::to_owned`], reusing what is already owned (boxes, vectors of
+    /// elements, text the decoder had to rewrite).
+    pub fn into_owned(self) -> Variant {
+        use VariantRef as R;
+        match self {
+            R::String(s) => Variant::String(s.into_owned()),
+            R::StringName(s) => Variant::StringName(StringName(s.into_owned())),
+            R::Transform2D(x) => Variant::Transform2D(x),
+            R::Aabb(x) => Variant::Aabb(x),
+            R::Basis(x) => Variant::Basis(x),
+            R::Transform3D(x) => Variant::Transform3D(x),
+            R::Projection(x) => Variant::Projection(x),
+            R::NodePath(p) => Variant::NodePath(Box::new(NodePath {
+                names: into_strs(p.names),
+                subnames: into_strs(p.subnames),
+                absolute: p.absolute,
+            })),
+            R::Object(ObjectRef::Full(f)) => {
+                let f = *f;
+                Variant::Object(Object::Full(Box::new(FullObject {
+                    class: f.class.into_owned(),
+                    properties: f
+                        .properties
+                        .into_iter()
+                        .map(|(n, v)| (n.into_owned(), v.into_owned()))
+                        .collect(),
+                })))
+            }
+            R::Signal(s) => Variant::Signal(Signal {
+                name: s.name.into_owned(),
+                object: s.object,
+            }),
+            R::Dictionary(d) => Variant::Dictionary(Dictionary::from_unique(
+                d.entries
+                    .into_iter()
+                    .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                    .collect(),
+                d.typed,
+            )),
+            R::Array(a) => Variant::Array(Array {
+                items: a.items.into_iter().map(VariantRef::into_owned).collect(),
+                typed: a.typed,
+            }),
+            R::PackedStringArray(v) => Variant::PackedStringArray(into_strs(v)),
+            other => other.to_owned(),
+        }
+    }
+}
+
+impl From<VariantRef<'_>> for Variant {
+    fn from(v: VariantRef<'_>) -> Variant {
+        v.into_owned()
+    }
+}
