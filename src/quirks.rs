@@ -7,11 +7,19 @@
 
 use crate::variant::Variant;
 
-/// Header bit 16: FLAG_64 on INT/FLOAT/math types, OBJECT_AS_ID on OBJECT.
-pub const FLAG_64: u32 = 1 << 16;
+/// Header bit 16: FLAG_64 on INT/FLOAT/math types, OBJECT_AS_ID on OBJECT. Taken from the
+/// spec, where every dialect declares it (the assertion below keeps them one value).
+pub const FLAG_64: u32 = crate::generated::godot4::FLAG_64;
 /// The type id is the header's low byte; byte 1 is unused and never checked.
 /// (`ENCODE_MASK` / `HEADER_TYPE_MASK`, 0xFF in every version; the docs say 0xFFFF.)
-pub const TYPE_MASK: u32 = 0xFF;
+pub const TYPE_MASK: u32 = crate::generated::godot4::TYPE_MASK;
+
+// The decoder reads the header before it knows which table applies, so the dialects must agree.
+const _: () = {
+    use crate::generated::{godot3, pandemonium};
+    assert!(godot3::TYPE_MASK == TYPE_MASK && pandemonium::TYPE_MASK == TYPE_MASK);
+    assert!(godot3::FLAG_64 == FLAG_64 && pandemonium::FLAG_64 == FLAG_64);
+};
 /// Godot 4.3+: bits 16-17 of an ARRAY header hold the element type's container kind;
 /// 4.4+: the same bits of a DICTIONARY header hold the key's, bits 18-19 the value's.
 pub const CONTAINER_KIND_SHIFT: u32 = 16;

@@ -259,3 +259,44 @@ fn encoding_makes_one_exact_allocation() {
         assert_eq!(&buf[6..], &bytes[..], "{name}");
     }
 }
+
+/// A decode never reserves more than the input can justify, whatever its length fields claim.
+#[test]
+fn lying_counts_allocate_almost_nothing() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    for hex in [
+        "1c000000 ffffff7f 00000000",          // Array of 2^31-1
+        "1b000000 ffffff7f 00000000 00000000", // Dictionary
+        "22000000 ffffff7f 00000000",          // PackedStringArray
+        "1d000000 ffffff7f",                   // PackedByteArray
+        "16000000 ffffff8f ffffff7f 00000000", // NodePath
+    ] {
+        let bytes = common::unhex(hex);
+        let (r, c) =
+            counted(|| decode(&bytes, Dialect::Godot4, &DecodeOptions::default()).map(|_| ()));
+        drop(r);
+        assert!(c.peak < 1024, "{hex}: {} bytes", c.peak);
+    }
+}
+
+/// Peak allocation stays within a small multiple of the input (a 4-byte element becomes a
+/// 40-byte Variant at most, plus container bookkeeping), for every engine-made fixture.
+#[test]
+fn allocation_is_proportional_to_the_input() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    for f in common::load("godot4") {
+        let o = DecodeOptions {
+            allow_objects: true,
+            ..Default::default()
+        };
+        let (r, c) = counted(|| decode(&f.bytes, Dialect::Godot4, &o).map(|_| ()));
+        drop(r);
+        assert!(
+            c.peak <= 32 * f.bytes.len() + 4096,
+            "{}: {} bytes for {}",
+            f.name,
+            c.peak,
+            f.bytes.len()
+        );
+    }
+}
