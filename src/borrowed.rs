@@ -6,7 +6,8 @@
 //! what it builds differs. [`VariantRef::to_owned`] gives the owned [`Variant`].
 
 use crate::decode::{
-    drive, hash_key_real, hash_variant_key, int_key_bit, text_key_bit, Build, Scalar, OTHER_KEY_BIT,
+    decode_at, drive, hash_key_real, hash_variant_key, int_key_bit, is_container, read_shallow,
+    text_key_bit, validate, Build, Ctx, Scalar, Shallow, OTHER_KEY_BIT,
 };
 use crate::dialect::{DecodeOptions, Dialect};
 use crate::error::DecodeError;
@@ -20,11 +21,19 @@ use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
 
-/// Decodes one value from the start of `bytes` without copying its text or packed arrays.
+/// Decodes one value from the start of `bytes` without copying its text or packed arrays,
+/// and without building its containers.
 ///
 /// Returns the value and the number of bytes it used, exactly as [`decode`](fn@crate::decode)
-/// does (same validation, same errors at the same offsets). A `PackedByteArray` of 16 MiB
-/// costs what one of 16 bytes costs: it is a slice of `bytes`.
+/// does (same validation, same errors at the same offsets: the whole input is checked
+/// before anything is returned). A `PackedByteArray` of 16 MiB costs what one of 16 bytes
+/// costs: it is a slice of `bytes`. An `Array` or `Dictionary` is a view ([`ArrayRef`],
+/// [`DictionaryRef`]) that reads its elements from `bytes` when they are asked for, so
+/// decoding allocates nothing for them and a caller pays only for what it reads.
+///
+/// Input in which some dictionary repeats a key (the engine keeps the last value at the
+/// first position) is rare; for it the containers are built eagerly instead, with the rule
+/// applied, and the views behave the same.
 ///
 /// ```
 /// use gdvariant::{decode_borrowed, Dialect, DecodeOptions, VariantRef};
@@ -42,7 +51,17 @@ pub fn decode_borrowed<'a>(
     dialect: Dialect,
     options: &DecodeOptions,
 ) -> Result<(VariantRef<'a>, usize), DecodeError> {
-    drive(bytes, dialect, options)
+    let ctx = Ctx::new(dialect, options);
+    if !is_container(bytes, &ctx) {
+        // Nothing to leave unread: one pass reads and checks it all.
+        return drive(bytes, dialect, options);
+    }
+    let (used, repeated_keys) = validate(bytes, dialect, options)?;
+    if repeated_keys {
+        return drive(bytes, dialect, options);
+    }
+    let (shallow, _) = read_shallow(bytes, 0, &ctx, false)?;
+    Ok((Span::open(bytes, 0, ctx, shallow), used))
 }
 
 /// A Godot value borrowed from encoded bytes: [`Variant`] with its text as `Cow<'a, str>`
@@ -180,28 +199,262 @@ pub struct SignalRef<'a> {
     pub object: u64,
 }
 
-/// A borrowed [`Array`].
-#[derive(Clone, Debug, PartialEq, Default)]
+/// Where the elements of a lazily read container lie, and how they were read.
+#[derive(Clone, Copy)]
+struct Span<'a> {
+    /// The whole input (elements borrow from it).
+    buf: &'a [u8],
+    /// The container's header: the owned decoder starts there for `to_owned`.
+    header: usize,
+    /// Its first element.
+    first: usize,
+    /// Elements (entries of a dictionary).
+    len: u32,
+    ctx: Ctx,
+}
+
+impl<'a> Span<'a> {
+    /// The value of what [`read_shallow`] read at `header`: an opened container becomes a view.
+    fn open(buf: &'a [u8], header: usize, ctx: Ctx, shallow: Shallow<'a>) -> VariantRef<'a> {
+        match shallow {
+            Shallow::Value(v) => v,
+            Shallow::Array { typed, len, first } => VariantRef::Array(ArrayRef {
+                items: Items::Lazy(Span {
+                    buf,
+                    header,
+                    first,
+                    len,
+                    ctx,
+                }),
+                typed,
+            }),
+            Shallow::Dictionary { typed, len, first } => VariantRef::Dictionary(DictionaryRef {
+                entries: Items::Lazy(Span {
+                    buf,
+                    header,
+                    first,
+                    len,
+                    ctx,
+                }),
+                typed,
+            }),
+        }
+    }
+
+    /// The value at `*pos`, moving `*pos` past it.
+    fn next(&self, pos: &mut usize) -> Option<VariantRef<'a>> {
+        match read_shallow(self.buf, *pos, &self.ctx, true) {
+            Ok((shallow, next)) => {
+                let v = Span::open(self.buf, *pos, self.ctx, shallow);
+                *pos = next;
+                Some(v)
+            }
+            // The bytes were validated with this context, so this cannot happen; should it
+            // ever, the iteration ends rather than make up a value.
+            Err(e) => {
+                debug_assert!(false, "validated bytes failed to read: {e}");
+                None
+            }
+        }
+    }
+
+    /// The owned container, by the owned decoder (iterative, and the very reading of `decode`).
+    fn decode_owned(&self) -> Option<Variant> {
+        let v = decode_at(self.buf, self.header, &self.ctx);
+        debug_assert!(v.is_ok(), "validated bytes failed to decode: {v:?}");
+        v.ok()
+    }
+}
+
+/// The elements of a borrowed container: a span of the input read on demand, or built.
+#[derive(Clone)]
+enum Items<'a, T> {
+    Lazy(Span<'a>),
+    Built(Vec<T>),
+}
+
+impl<T> Items<'_, T> {
+    fn len(&self) -> usize {
+        match self {
+            Items::Lazy(span) => span.len as usize,
+            Items::Built(v) => v.len(),
+        }
+    }
+}
+
+/// A borrowed [`Array`]: a view that reads its elements from the input as they are asked for.
+///
+/// [`ArrayRef::iter`] reads each element once per pass, in order; [`ArrayRef::get`] walks to
+/// its element, so for random access take [`ArrayRef::to_vec`] once. Nested containers are
+/// views too.
+#[derive(Clone)]
 pub struct ArrayRef<'a> {
-    /// The elements.
-    pub items: Vec<VariantRef<'a>>,
+    items: Items<'a, VariantRef<'a>>,
     /// The element type of a typed array; `None` when untyped.
     pub typed: Option<Box<ArrayType>>,
 }
 
-/// A borrowed [`Dictionary`]: entries in insertion order, keys unique (the decoder applied
-/// the engine's duplicate-key rule).
-#[derive(Clone, Debug, PartialEq, Default)]
+impl Default for ArrayRef<'_> {
+    fn default() -> Self {
+        ArrayRef::new(Vec::new(), None)
+    }
+}
+
+impl<'a> ArrayRef<'a> {
+    /// An array of the given elements.
+    pub fn new(items: Vec<VariantRef<'a>>, typed: Option<Box<ArrayType>>) -> ArrayRef<'a> {
+        ArrayRef {
+            items: Items::Built(items),
+            typed,
+        }
+    }
+
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The elements in order.
+    pub fn iter(&self) -> ArrayIter<'a, '_> {
+        ArrayIter {
+            inner: match &self.items {
+                Items::Lazy(span) => Iter::Lazy {
+                    span: *span,
+                    pos: span.first,
+                    left: span.len,
+                },
+                Items::Built(v) => Iter::Built(v.iter()),
+            },
+        }
+    }
+
+    /// Element `i` (reading the elements before it, in a lazy view).
+    pub fn get(&self, i: usize) -> Option<VariantRef<'a>> {
+        self.iter().nth(i)
+    }
+
+    /// The elements, collected.
+    pub fn to_vec(&self) -> Vec<VariantRef<'a>> {
+        self.iter().collect()
+    }
+
+    /// The element type, if typed.
+    pub fn element_type(&self) -> Option<&ElementType> {
+        self.typed.as_ref().map(|t| &t.element)
+    }
+
+    /// Whether this is a view of the input (rather than built elements).
+    pub fn is_lazy(&self) -> bool {
+        matches!(self.items, Items::Lazy(_))
+    }
+}
+
+impl<'a, 'r> IntoIterator for &'r ArrayRef<'a> {
+    type Item = VariantRef<'a>;
+    type IntoIter = ArrayIter<'a, 'r>;
+    fn into_iter(self) -> ArrayIter<'a, 'r> {
+        self.iter()
+    }
+}
+
+impl PartialEq for ArrayRef<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.typed == other.typed && self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl std::fmt::Debug for ArrayRef<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut list = f.debug_list();
+        list.entries(self.iter());
+        list.finish()?;
+        if let Some(t) = &self.typed {
+            write!(f, " as {t:?}")?;
+        }
+        Ok(())
+    }
+}
+
+/// An iteration over a view or over built elements.
+enum Iter<'a, 'r, T> {
+    Lazy {
+        span: Span<'a>,
+        pos: usize,
+        left: u32,
+    },
+    Built(std::slice::Iter<'r, T>),
+}
+
+/// The elements of an [`ArrayRef`], in order.
+pub struct ArrayIter<'a, 'r> {
+    inner: Iter<'a, 'r, VariantRef<'a>>,
+}
+
+impl<'a> Iterator for ArrayIter<'a, '_> {
+    type Item = VariantRef<'a>;
+    fn next(&mut self) -> Option<VariantRef<'a>> {
+        match &mut self.inner {
+            Iter::Lazy { span, pos, left } => {
+                if *left == 0 {
+                    return None;
+                }
+                *left -= 1;
+                let v = span.next(pos);
+                if v.is_none() {
+                    *left = 0;
+                }
+                v
+            }
+            Iter::Built(it) => it.next().cloned(),
+        }
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = match &self.inner {
+            Iter::Lazy { left, .. } => *left as usize,
+            Iter::Built(it) => it.len(),
+        };
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for ArrayIter<'_, '_> {}
+
+/// A borrowed [`Dictionary`]: a view that reads its entries from the input as they are asked
+/// for, in insertion order, keys unique (see [`decode_borrowed`] for repeated keys).
+#[derive(Clone)]
 pub struct DictionaryRef<'a> {
-    entries: Vec<(VariantRef<'a>, VariantRef<'a>)>,
+    entries: Items<'a, (VariantRef<'a>, VariantRef<'a>)>,
     /// The key and value types of a typed dictionary; `None` when untyped.
     pub typed: Option<Box<DictionaryType>>,
 }
 
+impl Default for DictionaryRef<'_> {
+    fn default() -> Self {
+        DictionaryRef {
+            entries: Items::Built(Vec::new()),
+            typed: None,
+        }
+    }
+}
+
 impl<'a> DictionaryRef<'a> {
     /// Entries in insertion order.
-    pub fn entries(&self) -> &[(VariantRef<'a>, VariantRef<'a>)] {
-        &self.entries
+    pub fn iter(&self) -> DictionaryIter<'a, '_> {
+        DictionaryIter {
+            inner: match &self.entries {
+                Items::Lazy(span) => Iter::Lazy {
+                    span: *span,
+                    pos: span.first,
+                    left: span.len,
+                },
+                Items::Built(v) => Iter::Built(v.iter()),
+            },
+        }
     }
 
     /// Number of entries.
@@ -211,24 +464,96 @@ impl<'a> DictionaryRef<'a> {
 
     /// Whether there are no entries.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.len() == 0
     }
 
     /// The value of a `String` (or `StringName`) key.
-    pub fn get_str(&self, key: &str) -> Option<&VariantRef<'a>> {
-        self.entries
-            .iter()
+    pub fn get_str(&self, key: &str) -> Option<VariantRef<'a>> {
+        self.iter()
             .find(
                 |(k, _)| matches!(k, VariantRef::String(s) | VariantRef::StringName(s) if s == key),
             )
             .map(|(_, v)| v)
     }
 
+    /// The entries, collected.
+    pub fn to_vec(&self) -> Vec<(VariantRef<'a>, VariantRef<'a>)> {
+        self.iter().collect()
+    }
+
     /// Consumes the dictionary, giving its entries.
     pub fn into_entries(self) -> Vec<(VariantRef<'a>, VariantRef<'a>)> {
-        self.entries
+        match self.entries {
+            Items::Built(v) => v,
+            Items::Lazy(_) => self.to_vec(),
+        }
+    }
+
+    /// Whether this is a view of the input (rather than built entries).
+    pub fn is_lazy(&self) -> bool {
+        matches!(self.entries, Items::Lazy(_))
     }
 }
+
+impl<'a, 'r> IntoIterator for &'r DictionaryRef<'a> {
+    type Item = (VariantRef<'a>, VariantRef<'a>);
+    type IntoIter = DictionaryIter<'a, 'r>;
+    fn into_iter(self) -> DictionaryIter<'a, 'r> {
+        self.iter()
+    }
+}
+
+impl PartialEq for DictionaryRef<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.typed == other.typed && self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl std::fmt::Debug for DictionaryRef<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut map = f.debug_map();
+        map.entries(self.iter());
+        map.finish()?;
+        if let Some(t) = &self.typed {
+            write!(f, " as {t:?}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The entries of a [`DictionaryRef`], in insertion order.
+pub struct DictionaryIter<'a, 'r> {
+    inner: Iter<'a, 'r, (VariantRef<'a>, VariantRef<'a>)>,
+}
+
+impl<'a> Iterator for DictionaryIter<'a, '_> {
+    type Item = (VariantRef<'a>, VariantRef<'a>);
+    fn next(&mut self) -> Option<(VariantRef<'a>, VariantRef<'a>)> {
+        match &mut self.inner {
+            Iter::Lazy { span, pos, left } => {
+                if *left == 0 {
+                    return None;
+                }
+                *left -= 1;
+                let entry = span.next(pos).zip(span.next(pos));
+                if entry.is_none() {
+                    *left = 0;
+                }
+                entry
+            }
+            Iter::Built(it) => it.next().cloned(),
+        }
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = match &self.inner {
+            Iter::Lazy { left, .. } => *left as usize,
+            Iter::Built(it) => it.len(),
+        };
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for DictionaryIter<'_, '_> {}
 
 /// A packed array as it lies in the input: `len()` elements of `T` in the wire's
 /// little-endian layout, read on access. [`PackedRef::to_vec`] is a bulk copy for the
@@ -466,6 +791,7 @@ fn color_decode(b: &[u8], _: bool) -> Color {
 
 impl<'a> Build<'a> for VariantRef<'a> {
     type Str = Cow<'a, str>;
+    type Entries = Vec<(VariantRef<'a>, VariantRef<'a>)>;
     #[inline]
     fn text(s: Cow<'a, str>) -> Cow<'a, str> {
         s
@@ -534,14 +860,17 @@ impl<'a> Build<'a> for VariantRef<'a> {
     }
     #[inline]
     fn array(items: Vec<VariantRef<'a>>, typed: Option<Box<ArrayType>>) -> VariantRef<'a> {
-        VariantRef::Array(ArrayRef { items, typed })
+        VariantRef::Array(ArrayRef::new(items, typed))
     }
     #[inline]
     fn dictionary(
         entries: Vec<(VariantRef<'a>, VariantRef<'a>)>,
         typed: Option<Box<DictionaryType>>,
     ) -> VariantRef<'a> {
-        VariantRef::Dictionary(DictionaryRef { entries, typed })
+        VariantRef::Dictionary(DictionaryRef {
+            entries: Items::Built(entries),
+            typed,
+        })
     }
     fn object(class: Cow<'a, str>, properties: Vec<(Cow<'a, str>, VariantRef<'a>)>) -> Self {
         VariantRef::Object(ObjectRef::Full(Box::new(FullObjectRef {
@@ -703,17 +1032,32 @@ impl<'a> VariantRef<'a> {
                 name: s.name.as_ref().to_owned(),
                 object: s.object,
             }),
-            R::Dictionary(d) => Variant::Dictionary(Dictionary::from_unique(
-                d.entries
-                    .iter()
-                    .map(|(k, v)| (k.to_owned(), v.to_owned()))
-                    .collect(),
-                d.typed.clone(),
-            )),
-            R::Array(a) => Variant::Array(Array {
-                items: a.items.iter().map(VariantRef::to_owned).collect(),
-                typed: a.typed.clone(),
-            }),
+            R::Dictionary(d) => match &d.entries {
+                Items::Lazy(span) => span.decode_owned().unwrap_or_else(|| {
+                    let entries = d.iter().map(|(k, v)| (k.to_owned(), v.to_owned()));
+                    Variant::Dictionary(Dictionary::from_unique(entries.collect(), d.typed.clone()))
+                }),
+                Items::Built(entries) => Variant::Dictionary(Dictionary::from_unique(
+                    entries
+                        .iter()
+                        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                        .collect(),
+                    d.typed.clone(),
+                )),
+            },
+            R::Array(a) => match &a.items {
+                Items::Lazy(span) => span.decode_owned().unwrap_or_else(|| {
+                    let items = a.iter().map(|v| v.to_owned()).collect();
+                    Variant::Array(Array {
+                        items,
+                        typed: a.typed.clone(),
+                    })
+                }),
+                Items::Built(items) => Variant::Array(Array {
+                    items: items.iter().map(VariantRef::to_owned).collect(),
+                    typed: a.typed.clone(),
+                }),
+            },
             R::PackedByteArray(b) => Variant::PackedByteArray(b.to_vec()),
             R::PackedInt32Array(p) => Variant::PackedInt32Array(p.to_vec()),
             R::PackedInt64Array(p) => Variant::PackedInt64Array(p.to_vec()),
@@ -762,16 +1106,22 @@ impl<'a> VariantRef<'a> {
                 name: s.name.into_owned(),
                 object: s.object,
             }),
-            R::Dictionary(d) => Variant::Dictionary(Dictionary::from_unique(
-                d.entries
+            R::Dictionary(DictionaryRef {
+                entries: Items::Built(entries),
+                typed,
+            }) => Variant::Dictionary(Dictionary::from_unique(
+                entries
                     .into_iter()
                     .map(|(k, v)| (k.into_owned(), v.into_owned()))
                     .collect(),
-                d.typed,
+                typed,
             )),
-            R::Array(a) => Variant::Array(Array {
-                items: a.items.into_iter().map(VariantRef::into_owned).collect(),
-                typed: a.typed,
+            R::Array(ArrayRef {
+                items: Items::Built(items),
+                typed,
+            }) => Variant::Array(Array {
+                items: items.into_iter().map(VariantRef::into_owned).collect(),
+                typed,
             }),
             R::PackedStringArray(v) => Variant::PackedStringArray(into_strs(v)),
             other => other.to_owned(),

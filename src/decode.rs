@@ -50,14 +50,7 @@ pub(crate) fn drive<'a, B: Build<'a>>(
     dialect: Dialect,
     options: &DecodeOptions,
 ) -> Result<(B, usize), DecodeError> {
-    let mut d = Decoder {
-        buf: bytes,
-        pos: 0,
-        dialect,
-        version: options.version.unwrap_or_else(|| dialect.newest()),
-        options,
-        elements: 0,
-    };
+    let mut d = Decoder::new(bytes, 0, dialect, options);
     let v = d.run::<B>()?;
     Ok((v, d.pos))
 }
@@ -95,8 +88,13 @@ pub(crate) enum Scalar {
 /// What the driver builds: the owned [`Variant`], or the borrowed `VariantRef<'a>` whose text
 /// and packed arrays point into the input `&'a [u8]`.
 pub(crate) trait Build<'a>: Sized {
+    /// Whether containers keep their elements. The validating pass of lazy borrowed decoding
+    /// (`Probe`) keeps none: it reads everything and builds nothing but dictionary keys.
+    const KEEP: bool = true;
     /// Text as the result holds it (`String`, or `Cow<'a, str>`).
     type Str;
+    /// Where a dictionary's entries go while it is filled.
+    type Entries: Entries<Self>;
     fn text(s: Cow<'a, str>) -> Self::Str;
     fn scalar(s: Scalar) -> Self;
     fn string(s: Self::Str) -> Self;
@@ -109,7 +107,7 @@ pub(crate) trait Build<'a>: Sized {
     fn string_array(items: Vec<Self::Str>) -> Self;
     fn array(items: Vec<Self>, typed: Option<Box<ArrayType>>) -> Self;
     /// Entries with unique keys (the driver applies the duplicate-key rule).
-    fn dictionary(entries: Vec<(Self, Self)>, typed: Option<Box<DictionaryType>>) -> Self;
+    fn dictionary(entries: Self::Entries, typed: Option<Box<DictionaryType>>) -> Self;
     fn object(class: Self::Str, properties: Vec<(Self::Str, Self)>) -> Self;
     /// [`quirks::same_key`] for this representation.
     fn same_key(a: &Self, b: &Self) -> bool;
@@ -117,6 +115,51 @@ pub(crate) trait Build<'a>: Sized {
     fn hash_key<H: Hasher>(k: &Self, h: &mut H);
     /// A six-bit hash consistent with [`Build::same_key`], cheap to compute (see `DictFill`).
     fn key_bit(k: &Self) -> u32;
+}
+
+/// The entries of a dictionary being filled: a vector of pairs for the results, only the
+/// keys (inline, for the duplicate-key rule) for the validating pass.
+pub(crate) trait Entries<B>: Sized {
+    fn with_capacity(n: usize) -> Self;
+    fn len(&self) -> usize;
+    /// Entries expected (the table of the duplicate-key index is sized for them).
+    fn capacity(&self) -> usize;
+    /// [`Build::same_key`] of entry `i`'s key and `key`.
+    fn same_key_at(&self, i: usize, key: &B) -> bool;
+    /// [`Build::hash_key`] of entry `i`'s key.
+    fn hash_at<H: Hasher>(&self, i: usize, h: &mut H);
+    fn push(&mut self, key: B, value: B);
+    /// Gives entry `i` (a repeated key) its new value.
+    fn set_value(&mut self, i: usize, value: B);
+}
+
+impl<'a, B: Build<'a>> Entries<B> for Vec<(B, B)> {
+    #[inline]
+    fn with_capacity(n: usize) -> Self {
+        Vec::with_capacity(n)
+    }
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.len()
+    }
+    fn capacity(&self) -> usize {
+        self.capacity()
+    }
+    #[inline(always)]
+    fn same_key_at(&self, i: usize, key: &B) -> bool {
+        B::same_key(&self[i].0, key)
+    }
+    fn hash_at<H: Hasher>(&self, i: usize, h: &mut H) {
+        B::hash_key(&self[i].0, h)
+    }
+    #[inline(always)]
+    fn push(&mut self, key: B, value: B) {
+        self.push((key, value))
+    }
+    #[inline]
+    fn set_value(&mut self, i: usize, value: B) {
+        self[i].1 = value
+    }
 }
 
 /// [`Build::key_bit`] of a text key: its length and first and last bytes, mixed into six bits.
@@ -143,6 +186,7 @@ pub(crate) const OTHER_KEY_BIT: u32 = 63;
 
 impl<'a> Build<'a> for Variant {
     type Str = String;
+    type Entries = Vec<(Variant, Variant)>;
     #[inline]
     fn text(s: Cow<'a, str>) -> String {
         s.into_owned()
@@ -300,7 +344,7 @@ enum Frame<'a, B: Build<'a>> {
         typed: Option<Box<ArrayType>>,
     },
     Dict {
-        fill: DictFill<B>,
+        fill: DictFill<'a, B>,
         left: u32,
         key: Option<B>,
         typed: Option<Box<DictionaryType>>,
@@ -321,8 +365,10 @@ const INLINE_DEPTH: usize = 16;
 /// of string keys) compare linearly; from [`DICT_INDEX_FROM`] entries on, a hash index of
 /// entry positions keeps the rule linear in time for big inputs, with randomly keyed hashes
 /// so that crafted keys cannot make it quadratic.
-struct DictFill<B> {
-    entries: Vec<(B, B)>,
+struct DictFill<'a, B: Build<'a>> {
+    entries: B::Entries,
+    /// Whether a repeated key replaced a value (what lazy borrowed decoding must know).
+    replaced: bool,
     /// One bit per [`Build::key_bit`] of the keys so far: a key whose bit is clear cannot be
     /// a duplicate, which spares the linear scan for nearly every key of a small dictionary.
     seen: u64,
@@ -334,10 +380,11 @@ const DICT_INDEX_FROM: usize = 16;
 /// `(hash, entry position)` of every key, and the randomly keyed hasher of the hashes.
 type KeyIndex = (hashbrown::HashTable<(u64, usize)>, std::hash::RandomState);
 
-impl<'a, B: Build<'a>> DictFill<B> {
-    fn with_capacity(n: usize) -> DictFill<B> {
+impl<'a, B: Build<'a>> DictFill<'a, B> {
+    fn with_capacity(n: usize) -> DictFill<'a, B> {
         DictFill {
-            entries: Vec::with_capacity(n),
+            entries: B::Entries::with_capacity(n),
+            replaced: false,
             seen: 0,
             index: None,
         }
@@ -350,7 +397,7 @@ impl<'a, B: Build<'a>> DictFill<B> {
         {
             // A new bit: no key so far can be equal to this one.
             self.seen |= bit;
-            self.entries.push((key, value));
+            self.entries.push(key, value);
             return;
         }
         self.seen |= bit;
@@ -363,11 +410,13 @@ impl<'a, B: Build<'a>> DictFill<B> {
         if self.index.is_some() {
             return self.insert_indexed(key, value);
         }
-        if let Some(slot) = self.entries.iter_mut().find(|(k, _)| B::same_key(k, &key)) {
-            slot.1 = value;
+        let entries = &mut self.entries;
+        if let Some(i) = (0..entries.len()).find(|&i| entries.same_key_at(i, &key)) {
+            entries.set_value(i, value);
+            self.replaced = true;
             return;
         }
-        self.entries.push((key, value));
+        self.entries.push(key, value);
         if self.entries.len() >= DICT_INDEX_FROM {
             self.build_index();
         }
@@ -381,11 +430,14 @@ impl<'a, B: Build<'a>> DictFill<B> {
         let (table, state) = &mut **index;
         let h = hash_with(state, &key);
         let entries = &mut self.entries;
-        match table.find(h, |&(eh, i)| eh == h && B::same_key(&entries[i].0, &key)) {
-            Some(&(_, i)) => entries[i].1 = value,
+        match table.find(h, |&(eh, i)| eh == h && entries.same_key_at(i, &key)) {
+            Some(&(_, i)) => {
+                entries.set_value(i, value);
+                self.replaced = true;
+            }
             None => {
                 table.insert_unique(h, (h, entries.len()), |&(eh, _)| eh);
-                entries.push((key, value));
+                entries.push(key, value);
             }
         }
     }
@@ -393,9 +445,12 @@ impl<'a, B: Build<'a>> DictFill<B> {
     #[cold]
     fn build_index(&mut self) {
         let state = std::hash::RandomState::new();
+        let n = self.entries.len();
         let mut table = hashbrown::HashTable::with_capacity(self.entries.capacity());
-        for (i, (k, _)) in self.entries.iter().enumerate() {
-            let h = hash_with(&state, k);
+        for i in 0..n {
+            let mut hasher = state.build_hasher();
+            self.entries.hash_at(i, &mut hasher);
+            let h = hasher.finish();
             table.insert_unique(h, (h, i), |&(eh, _)| eh);
         }
         self.index = Some(Box::new((table, state)));
@@ -415,6 +470,8 @@ struct Decoder<'a, 'o> {
     version: Version,
     options: &'o DecodeOptions,
     elements: usize,
+    /// Whether some dictionary had a repeated key (see [`DictFill::replaced`]).
+    replaced: bool,
 }
 
 /// What [`Decoder::other`] read: a finished value or an opened container.
@@ -423,7 +480,24 @@ enum Step<'a, B: Build<'a>> {
     Open(Frame<'a, B>),
 }
 
-impl<'a> Decoder<'a, '_> {
+impl<'a, 'o> Decoder<'a, 'o> {
+    fn new(
+        buf: &'a [u8],
+        pos: usize,
+        dialect: Dialect,
+        options: &'o DecodeOptions,
+    ) -> Decoder<'a, 'o> {
+        Decoder {
+            buf,
+            pos,
+            dialect,
+            version: options.version.unwrap_or_else(|| dialect.newest()),
+            options,
+            elements: 0,
+            replaced: false,
+        }
+    }
+
     #[inline]
     fn remaining(&self) -> usize {
         self.buf.len() - self.pos
@@ -627,14 +701,17 @@ impl<'a> Decoder<'a, '_> {
     /// The driver: reads the root, then fills the innermost open container until it is full
     /// (and hands it to its parent) or until one of its elements opens a container of its own.
     fn run<B: Build<'a>>(&mut self) -> Result<B, DecodeError> {
-        let mut stack: SmallVec<[Frame<'a, B>; INLINE_DEPTH]> = SmallVec::new();
         let mut root = None;
-        if let Some(frame) = self.one::<B>(|v| root = Some(v))? {
-            stack.push(frame);
+        match self.one::<B>(|v| root = Some(v))? {
+            Some(frame) => self.finish(frame),
+            None => Ok(root.expect("a leaf was put")),
         }
-        if let Some(v) = root {
-            return Ok(v);
-        }
+    }
+
+    /// [`Decoder::run`] from a container that is open (its header and count read).
+    fn finish<B: Build<'a>>(&mut self, frame: Frame<'a, B>) -> Result<B, DecodeError> {
+        let mut stack: SmallVec<[Frame<'a, B>; INLINE_DEPTH]> = SmallVec::new();
+        stack.push(frame);
         loop {
             let depth = stack.len();
             let top = stack.last_mut().expect("the stack is never empty here");
@@ -642,7 +719,11 @@ impl<'a> Decoder<'a, '_> {
                 stack.push(child);
                 continue;
             }
-            let done = close(stack.pop().expect("top exists"));
+            let frame = stack.pop().expect("top exists");
+            if let Frame::Dict { fill, .. } = &frame {
+                self.replaced |= fill.replaced;
+            }
+            let done = close(frame);
             match stack.last_mut() {
                 Some(parent) => accept(parent, done),
                 None => return Ok(done),
@@ -664,7 +745,7 @@ impl<'a> Decoder<'a, '_> {
             Frame::Array { items, left, .. } => {
                 while *left > 0 {
                     self.check_depth(depth)?;
-                    if let Some(child) = self.one::<B>(|v| items.push(v))? {
+                    if let Some(child) = self.one::<B>(|v| keep::<B, _>(items, v))? {
                         return Ok(Some(child));
                     }
                     *left -= 1;
@@ -704,7 +785,7 @@ impl<'a> Decoder<'a, '_> {
                     self.check_depth(depth)?;
                     let put = |v| {
                         if let Some(n) = name.take() {
-                            props.push((n, v))
+                            keep::<B, _>(props, (n, v))
                         }
                     };
                     if let Some(child) = self.one::<B>(put)? {
@@ -912,7 +993,7 @@ impl<'a> Decoder<'a, '_> {
                 };
                 let (left, cap) = self.count(4)?;
                 return Ok(Step::Open(Frame::Array {
-                    items: Vec::with_capacity(cap),
+                    items: vec_for::<B, _>(cap),
                     left,
                     typed,
                 }));
@@ -953,9 +1034,10 @@ impl<'a> Decoder<'a, '_> {
                 // A negative count is an empty array, not an error (the decoder never checks it).
                 let n = n.max(0) as usize;
                 self.count_elements(at, n)?;
-                let mut v = Vec::with_capacity(n.min(self.remaining() / 4));
+                let mut v = vec_for::<B, _>(n.min(self.remaining() / 4));
                 for _ in 0..n {
-                    v.push(self.string::<B>()?);
+                    let s = self.string::<B>()?;
+                    keep::<B, _>(&mut v, s);
                 }
                 return Ok(Step::Value(B::string_array(v)));
             }
@@ -993,13 +1075,15 @@ impl<'a> Decoder<'a, '_> {
             return Err(self.out_of_bounds(at, first));
         }
         self.count_elements(at, total)?;
-        let mut name_list = Vec::with_capacity(names);
+        let mut name_list = vec_for::<B, _>(names);
         for _ in 0..names {
-            name_list.push(self.string::<B>()?);
+            let s = self.string::<B>()?;
+            keep::<B, _>(&mut name_list, s);
         }
-        let mut subname_list = Vec::with_capacity(subnames);
+        let mut subname_list = vec_for::<B, _>(subnames);
         for _ in 0..subnames {
-            subname_list.push(self.string::<B>()?);
+            let s = self.string::<B>()?;
+            keep::<B, _>(&mut subname_list, s);
         }
         Ok(B::node_path(
             name_list,
@@ -1031,7 +1115,7 @@ impl<'a> Decoder<'a, '_> {
         let (left, cap) = self.count(8)?;
         Ok(Step::Open(Frame::Object {
             class: B::text(class),
-            props: Vec::with_capacity(cap),
+            props: vec_for::<B, _>(cap),
             left,
             name: None,
         }))
@@ -1077,11 +1161,317 @@ impl<'a> Decoder<'a, '_> {
             pandemonium_packed: kind == Kind::PackedTypedArray,
         }));
         Ok(Step::Open(Frame::Array {
-            items: Vec::with_capacity(cap),
+            items: vec_for::<B, _>(cap),
             left,
             typed,
         }))
     }
+}
+
+/// What the validating pass of lazy borrowed decoding keeps of a value: enough of a
+/// dictionary key to apply the duplicate-key rule, nothing of anything else (its containers
+/// keep no elements, see [`Build::KEEP`]).
+///
+/// Keys are compared by a 64-bit fingerprint consistent with [`quirks::same_key`]: different
+/// fingerprints prove keys different; equal ones count as a possibly repeated key, which
+/// sends the whole decode to the eager result, where the exact rule is applied. So a crafted
+/// collision costs speed, never correctness. Text is fingerprinted only when it is a key.
+#[derive(Clone, Copy)]
+pub(crate) enum Probe<'a> {
+    Text(&'a str),
+    Name(&'a str),
+    /// A leaf's fingerprint, or a kind's alone for values whose identity as keys is not
+    /// worked out here (two such keys of one kind count as possibly the same).
+    Fingerprint(u64),
+}
+
+impl Probe<'_> {
+    #[inline(always)]
+    fn fingerprint(&self) -> u64 {
+        match *self {
+            Probe::Text(s) => fingerprint(Kind::String, |h| h.write(s.as_bytes())),
+            Probe::Name(s) => fingerprint(Kind::StringName, |h| h.write(s.as_bytes())),
+            Probe::Fingerprint(x) => x,
+        }
+    }
+
+    fn of_kind(kind: Kind) -> Probe<'static> {
+        Probe::Fingerprint(fingerprint(kind, |_| {}))
+    }
+}
+
+#[inline(always)]
+fn fingerprint(kind: Kind, f: impl FnOnce(&mut rustc_hash::FxHasher)) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    h.write_u32(kind as u32);
+    f(&mut h);
+    // FxHasher's last step is a multiply, whose high bits mix best; `key_bit` takes the top six.
+    h.finish()
+}
+
+/// A real as `quirks::same_key` compares it: all NaNs one key, `-0.0` the key `0.0`.
+#[inline(always)]
+fn key_real_bits(x: f64) -> u64 {
+    if x.is_nan() {
+        u64::MAX
+    } else if x == 0.0 {
+        0
+    } else {
+        x.to_bits()
+    }
+}
+
+/// The keys of a dictionary being checked, as fingerprints: inline up to the size from
+/// which the driver indexes keys anyway, so checking ordinary dictionaries allocates nothing.
+pub(crate) struct ProbeKeys {
+    keys: SmallVec<[u64; DICT_INDEX_FROM]>,
+    expected: usize,
+}
+
+impl<'a> Entries<Probe<'a>> for ProbeKeys {
+    #[inline]
+    fn with_capacity(n: usize) -> Self {
+        ProbeKeys {
+            keys: SmallVec::new(),
+            expected: n,
+        }
+    }
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.keys.len()
+    }
+    fn capacity(&self) -> usize {
+        self.expected
+    }
+    #[inline(always)]
+    fn same_key_at(&self, i: usize, key: &Probe<'a>) -> bool {
+        self.keys[i] == key.fingerprint()
+    }
+    fn hash_at<H: Hasher>(&self, i: usize, h: &mut H) {
+        self.keys[i].hash(h)
+    }
+    #[inline(always)]
+    fn push(&mut self, key: Probe<'a>, _value: Probe<'a>) {
+        self.keys.push(key.fingerprint())
+    }
+    #[inline]
+    fn set_value(&mut self, _i: usize, _value: Probe<'a>) {}
+}
+
+impl<'a> Build<'a> for Probe<'a> {
+    const KEEP: bool = false;
+    type Str = Probe<'a>;
+    type Entries = ProbeKeys;
+    #[inline]
+    fn text(s: Cow<'a, str>) -> Probe<'a> {
+        match s {
+            Cow::Borrowed(s) => Probe::Text(s),
+            // Text the engine's reading rewrote: fingerprinted now, as it cannot be kept.
+            Cow::Owned(s) => Probe::Fingerprint(Probe::Text(&s).fingerprint()),
+        }
+    }
+    #[inline]
+    fn scalar(s: Scalar) -> Probe<'a> {
+        let real = |h: &mut rustc_hash::FxHasher, x: f64| h.write_u64(key_real_bits(x));
+        Probe::Fingerprint(match s {
+            Scalar::Int(i) => fingerprint(Kind::Int, |h| h.write_i64(i)),
+            Scalar::Float(x) => fingerprint(Kind::Float, |h| real(h, x)),
+            Scalar::Bool(b) => fingerprint(Kind::Bool, |h| h.write_u8(b.into())),
+            Scalar::Vector2(v) => fingerprint(Kind::Vector2, |h| {
+                real(h, v.x);
+                real(h, v.y)
+            }),
+            Scalar::Vector3(v) => fingerprint(Kind::Vector3, |h| {
+                real(h, v.x);
+                real(h, v.y);
+                real(h, v.z)
+            }),
+            Scalar::Vector2i(v) => fingerprint(Kind::Vector2i, |h| {
+                h.write_i32(v.x);
+                h.write_i32(v.y)
+            }),
+            Scalar::Vector3i(v) => fingerprint(Kind::Vector3i, |h| {
+                h.write_i32(v.x);
+                h.write_i32(v.y);
+                h.write_i32(v.z)
+            }),
+            Scalar::Rid(r) => fingerprint(Kind::Rid, |h| h.write_u64(r)),
+            other => return Probe::of_kind(<Variant as Build<'a>>::scalar(other).kind()),
+        })
+    }
+    #[inline]
+    fn string(s: Probe<'a>) -> Probe<'a> {
+        s
+    }
+    #[inline]
+    fn string_name(s: Probe<'a>) -> Probe<'a> {
+        match s {
+            Probe::Text(t) => Probe::Name(t),
+            other => Probe::Fingerprint(fingerprint(Kind::StringName, |h| {
+                h.write_u64(other.fingerprint())
+            })),
+        }
+    }
+    fn node_path(_: Vec<Probe<'a>>, _: Vec<Probe<'a>>, _: bool) -> Probe<'a> {
+        Probe::of_kind(Kind::NodePath)
+    }
+    fn signal(_: Probe<'a>, _: u64) -> Probe<'a> {
+        Probe::of_kind(Kind::Signal)
+    }
+    fn byte_array(_: &'a [u8]) -> Probe<'a> {
+        Probe::of_kind(Kind::PackedByteArray)
+    }
+    fn packed<T: PackedElement>(bytes: &'a [u8], wide: bool) -> Probe<'a> {
+        Probe::of_kind(T::into_ref(crate::borrowed::PackedRef::new(bytes, wide)).kind())
+    }
+    fn string_array(_: Vec<Probe<'a>>) -> Probe<'a> {
+        Probe::of_kind(Kind::PackedStringArray)
+    }
+    #[inline]
+    fn array(_: Vec<Probe<'a>>, _: Option<Box<ArrayType>>) -> Probe<'a> {
+        Probe::of_kind(Kind::Array)
+    }
+    #[inline]
+    fn dictionary(_: ProbeKeys, _: Option<Box<DictionaryType>>) -> Probe<'a> {
+        Probe::of_kind(Kind::Dictionary)
+    }
+    fn object(_: Probe<'a>, _: Vec<(Probe<'a>, Probe<'a>)>) -> Probe<'a> {
+        Probe::of_kind(Kind::Object)
+    }
+    #[inline(always)]
+    fn same_key(a: &Probe<'a>, b: &Probe<'a>) -> bool {
+        a.fingerprint() == b.fingerprint()
+    }
+    fn hash_key<H: Hasher>(k: &Probe<'a>, h: &mut H) {
+        k.fingerprint().hash(h)
+    }
+    #[inline(always)]
+    fn key_bit(k: &Probe<'a>) -> u32 {
+        (k.fingerprint() >> 58) as u32
+    }
+}
+
+/// What lazy borrowed values need to read their elements later: how the bytes were read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Ctx {
+    pub dialect: Dialect,
+    pub version: Version,
+    pub keep_leading_bom: bool,
+    pub allow_objects: bool,
+}
+
+impl Ctx {
+    pub(crate) fn new(dialect: Dialect, options: &DecodeOptions) -> Ctx {
+        Ctx {
+            dialect,
+            version: options.version.unwrap_or_else(|| dialect.newest()),
+            keep_leading_bom: options.keep_leading_bom,
+            allow_objects: options.allow_objects,
+        }
+    }
+
+    /// Options that read validated bytes as they were read the first time. The limits are
+    /// lifted: the whole value passed them, and any part of it is smaller and shallower.
+    fn options(&self) -> DecodeOptions {
+        DecodeOptions {
+            version: Some(self.version),
+            allow_objects: self.allow_objects,
+            limits: crate::dialect::Limits {
+                max_depth: usize::MAX,
+                max_elements: usize::MAX,
+            },
+            keep_leading_bom: self.keep_leading_bom,
+        }
+    }
+}
+
+/// The validating pass of lazy borrowed decoding: every check of [`decode`], nothing built.
+/// Gives `used`, and whether some dictionary repeated a key (lazy views read entries as
+/// they lie, so such input is built eagerly instead).
+pub(crate) fn validate(
+    bytes: &[u8],
+    dialect: Dialect,
+    options: &DecodeOptions,
+) -> Result<(usize, bool), DecodeError> {
+    let mut d = Decoder::new(bytes, 0, dialect, options);
+    d.run::<Probe>()?;
+    Ok((d.pos, d.replaced))
+}
+
+/// Whether the value at the start of `bytes` is an `Array` or a `Dictionary` (which lazy
+/// borrowed decoding leaves unread), judged by its header alone.
+pub(crate) fn is_container(bytes: &[u8], ctx: &Ctx) -> bool {
+    let Some(head) = bytes.get(..4) else {
+        return false;
+    };
+    matches!(
+        ctx.dialect
+            .kind_of(ctx.version, read_u32(head, 0) & quirks::TYPE_MASK),
+        Some(Kind::Array | Kind::Dictionary | Kind::TypedArray | Kind::PackedTypedArray)
+    )
+}
+
+/// One value of validated bytes, read lazily: an `Array` or `Dictionary` only opened (its
+/// elements start at `first`), anything else in full.
+pub(crate) enum Shallow<'a> {
+    Value(crate::borrowed::VariantRef<'a>),
+    Array {
+        typed: Option<Box<ArrayType>>,
+        len: u32,
+        first: usize,
+    },
+    Dictionary {
+        typed: Option<Box<DictionaryType>>,
+        len: u32,
+        first: usize,
+    },
+}
+
+/// Reads the value at `pos` of bytes that [`validate`] accepted with the same `ctx`, and
+/// where the next value starts (after a container's last element when `skip`, else at its
+/// first element). Errors cannot happen on such bytes; they are passed on, not hidden.
+pub(crate) fn read_shallow<'a>(
+    buf: &'a [u8],
+    pos: usize,
+    ctx: &Ctx,
+    skip: bool,
+) -> Result<(Shallow<'a>, usize), DecodeError> {
+    let options = ctx.options();
+    let mut d = Decoder::new(buf, pos, ctx.dialect, &options);
+    if is_container(&buf[pos.min(buf.len())..], ctx) {
+        if let Some(mut frame) = d.one::<Probe>(|_| {})? {
+            let first = d.pos;
+            let shallow = match &mut frame {
+                Frame::Array { typed, left, .. } => Some(Shallow::Array {
+                    typed: typed.take(),
+                    len: *left,
+                    first,
+                }),
+                Frame::Dict { typed, left, .. } => Some(Shallow::Dictionary {
+                    typed: typed.take(),
+                    len: *left,
+                    first,
+                }),
+                // Only objects open object frames; read in full below.
+                Frame::Object { .. } => None,
+            };
+            if let Some(shallow) = shallow {
+                if skip {
+                    d.finish(frame)?;
+                }
+                return Ok((shallow, if skip { d.pos } else { first }));
+            }
+        }
+        d.pos = pos;
+    }
+    let v = d.run::<crate::borrowed::VariantRef<'a>>()?;
+    Ok((Shallow::Value(v), d.pos))
+}
+
+/// The owned value at `pos` of bytes that [`validate`] accepted with the same `ctx`.
+pub(crate) fn decode_at(buf: &[u8], pos: usize, ctx: &Ctx) -> Result<Variant, DecodeError> {
+    let options = ctx.options();
+    Decoder::new(buf, pos, ctx.dialect, &options).run::<Variant>()
 }
 
 /// Whether the first `n` bytes of `padded` (a string and its padding to 4) are all in
@@ -1113,12 +1503,31 @@ fn ascii_without_nul(padded: &[u8], n: usize) -> bool {
     flags == 0
 }
 
+/// A vector for up to `n` elements of a `B` result, or none (no allocation) when `B` keeps no
+/// elements.
+#[inline(always)]
+fn vec_for<'a, B: Build<'a>, T>(n: usize) -> Vec<T> {
+    if B::KEEP {
+        Vec::with_capacity(n)
+    } else {
+        Vec::new()
+    }
+}
+
+/// Pushes `x` when `B` keeps elements (else `x` is dropped, and the vector stays unallocated).
+#[inline(always)]
+fn keep<'a, B: Build<'a>, T>(v: &mut Vec<T>, x: T) {
+    if B::KEEP {
+        v.push(x)
+    }
+}
+
 /// Hands a finished container to its parent.
 #[inline]
 fn accept<'a, B: Build<'a>>(parent: &mut Frame<'a, B>, value: B) {
     match parent {
         Frame::Array { items, left, .. } => {
-            items.push(value);
+            keep::<B, _>(items, value);
             *left -= 1;
         }
         Frame::Dict {
@@ -1134,7 +1543,7 @@ fn accept<'a, B: Build<'a>>(parent: &mut Frame<'a, B>, value: B) {
             props, left, name, ..
         } => {
             if let Some(n) = name.take() {
-                props.push((n, value));
+                keep::<B, _>(props, (n, value));
             }
             *left -= 1;
         }

@@ -191,10 +191,10 @@ fn decoding_engine_fixtures_keeps_every_allocation() {
     );
 }
 
-/// Zero-copy: packed arrays and strings of any size cost no allocation when borrowed; a
-/// dictionary costs exactly its entry vector.
+/// Zero-copy: packed arrays and strings of any size cost no allocation when borrowed, and
+/// containers are views of the input, so the workloads decode without allocating at all.
 #[test]
-fn borrowed_decoding_allocates_only_containers() {
+fn borrowed_decoding_allocates_nothing() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let o = DecodeOptions::default();
     for (value, allocs) in [
@@ -202,8 +202,8 @@ fn borrowed_decoding_allocates_only_containers() {
         (workloads::w2(), 0),
         (Variant::PackedByteArray(vec![1; 16]), 0),
         (Variant::String("x".repeat(1 << 20)), 0),
-        (workloads::w4(), 1),
-        (workloads::w3(), 100_001),
+        (workloads::w4(), 0),
+        (workloads::w3(), 0),
     ] {
         for dialect in [Dialect::Godot3, Dialect::Godot4] {
             let bytes = encode(&value, dialect, &EncodeOptions::default()).unwrap();

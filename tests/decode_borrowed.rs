@@ -2,6 +2,8 @@
 //! bytes and on every mutation of them, with text and packed arrays pointing into the input.
 
 mod common;
+#[path = "../benches/common/workloads.rs"]
+mod workloads;
 use common::*;
 use gdvariant::borrowed::{ObjectRef, PackedRef};
 use gdvariant::*;
@@ -37,6 +39,12 @@ fn agree(bytes: &[u8], dialect: Dialect, o: &DecodeOptions) -> Result<(), String
             if borrowed.kind() != owned.kind() {
                 return Err("kind differs".into());
             }
+            // The views read element by element give the same value as the owned decoder.
+            if !walk(&borrowed).same(&owned) {
+                return Err(format!(
+                    "walking the views differs:\n  {owned:?}\n  {borrowed:?}"
+                ));
+            }
             Ok(())
         }
         (Err(a), Err(b)) if a == b => Ok(()),
@@ -45,6 +53,28 @@ fn agree(bytes: &[u8], dialect: Dialect, o: &DecodeOptions) -> Result<(), String
             a.map(|x| x.1),
             b.map(|x| x.1)
         )),
+    }
+}
+
+/// The owned value, built only through the views' public reading API (`iter`, `len`,
+/// `typed`), not through `to_owned`, which takes the owned decoder's path.
+fn walk(v: &VariantRef<'_>) -> Variant {
+    match v {
+        VariantRef::Array(a) => {
+            let items: Vec<Variant> = a.iter().map(|x| walk(&x)).collect();
+            assert_eq!(items.len(), a.len(), "an array view reads len() elements");
+            Variant::Array(Array {
+                items,
+                typed: a.typed.clone(),
+            })
+        }
+        VariantRef::Dictionary(d) => {
+            let mut out: Dictionary = d.iter().map(|(k, v)| (walk(&k), walk(&v))).collect();
+            assert_eq!(out.len(), d.len(), "a dictionary view has unique keys");
+            out.typed = d.typed.clone();
+            Variant::Dictionary(out)
+        }
+        other => other.to_owned(),
     }
 }
 
@@ -260,4 +290,58 @@ where
     if let Some(s) = p.as_slice() {
         assert_eq!(bits(s), bits(want));
     }
+}
+
+/// Containers are views of the input: W3 decodes to an array view whose dictionaries are
+/// views too, and reading one of them gives the engine's values with text pointing into the
+/// input. Input with a repeated key gets built containers instead, with the engine's rule.
+#[test]
+fn containers_are_views_unless_a_key_repeats() {
+    let w3 = encode(&workloads::w3(), Dialect::Godot3, &EncodeOptions::default()).unwrap();
+    let (v, used) = decode_borrowed(&w3, Dialect::Godot3, &DecodeOptions::default()).unwrap();
+    assert_eq!(used, w3.len());
+    let VariantRef::Array(a) = &v else {
+        panic!("{v:?}")
+    };
+    assert!(a.is_lazy());
+    assert_eq!(a.len(), 100_000);
+    let Some(VariantRef::Dictionary(d)) = a.get(12_345) else {
+        panic!("element 12345 is a dictionary")
+    };
+    assert!(d.is_lazy());
+    assert_eq!(d.len(), 4);
+    assert_eq!(d.get_str("id"), Some(VariantRef::Int(12_345)));
+    let Some(VariantRef::String(name)) = d.get_str("name") else {
+        panic!("{d:?}")
+    };
+    assert_eq!(name, "player_12345");
+    assert!(inside(name.as_bytes(), &w3));
+    assert_eq!(
+        d.get_str("pos"),
+        Some(VariantRef::Vector2(Vector2 {
+            x: 12_345.0,
+            y: 24_690.0
+        }))
+    );
+    assert_eq!(d.get_str("missing"), None);
+    assert_eq!(a.iter().len(), 100_000);
+    assert_eq!(
+        a.iter().filter(|x| x.kind() == Kind::Dictionary).count(),
+        100_000
+    );
+
+    // {"a": 1, "b": 2, "a": 3} as Godot 4 writes it by hand: the engine keeps {"a": 3, "b": 2}.
+    let mut bytes = vec![27, 0, 0, 0, 3, 0, 0, 0];
+    for (k, v) in [(b'a', 1u8), (b'b', 2), (b'a', 3)] {
+        bytes.extend([4, 0, 0, 0, 1, 0, 0, 0, k, 0, 0, 0, 2, 0, 0, 0, v, 0, 0, 0]);
+    }
+    let o = DecodeOptions::default();
+    let (v, _) = decode_borrowed(&bytes, Dialect::Godot4, &o).unwrap();
+    let VariantRef::Dictionary(d) = &v else {
+        panic!("{v:?}")
+    };
+    assert!(!d.is_lazy());
+    assert_eq!(d.len(), 2);
+    assert_eq!(d.get_str("a"), Some(VariantRef::Int(3)));
+    assert_eq!(v.to_owned(), decode(&bytes, Dialect::Godot4, &o).unwrap().0);
 }
