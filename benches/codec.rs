@@ -9,7 +9,7 @@ mod workloads;
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use gdvariant::{
     decode, decode_borrowed, encode, encode_into, DecodeOptions, Dialect, EncodeOptions, Variant,
-    Version,
+    VariantRef, Version,
 };
 use std::path::Path;
 use std::time::Duration;
@@ -136,6 +136,21 @@ fn benches(c: &mut Criterion) {
         }
         g.finish();
 
+        // The borrowed decode reads containers on demand; this is its cost when every
+        // element of every container is read (each leaf visited once, text still borrowed).
+        let mut g = c.benchmark_group(format!("decode_borrowed_walk/{}", d.name()));
+        configure(&mut g);
+        for (name, bytes, _) in &encoded {
+            g.throughput(Throughput::Bytes(bytes.len() as u64));
+            g.bench_with_input(BenchmarkId::from_parameter(name), bytes, |b, bytes| {
+                b.iter(|| {
+                    let (v, _) = decode_borrowed(black_box(bytes), d, &dopts).expect("decodes");
+                    walk(&v)
+                })
+            });
+        }
+        g.finish();
+
         let mut g = c.benchmark_group(format!("encode/{}", d.name()));
         configure(&mut g);
         for (name, bytes, value) in &encoded {
@@ -166,6 +181,15 @@ fn benches(c: &mut Criterion) {
             });
         }
         g.finish();
+    }
+}
+
+/// Reads every element of every container of `v` (leaves are counted, not copied).
+fn walk(v: &VariantRef<'_>) -> usize {
+    match v {
+        VariantRef::Array(a) => a.iter().map(|x| walk(&x)).sum(),
+        VariantRef::Dictionary(d) => d.iter().map(|(k, v)| walk(&k) + walk(&v)).sum(),
+        other => black_box(other).kind() as usize,
     }
 }
 

@@ -119,41 +119,49 @@ pub(crate) trait Build<'a>: Sized {
 
 /// The entries of a dictionary being filled: a vector of pairs for the results, only the
 /// keys (inline, for the duplicate-key rule) for the validating pass.
+///
+/// `Scratch` is storage shared by all the dictionaries of one decode (the validating pass
+/// keeps the keys of every open dictionary there, as a stack), so that what a frame holds,
+/// and moves, stays small.
 pub(crate) trait Entries<B>: Sized {
+    type Scratch: Default;
     fn with_capacity(n: usize) -> Self;
-    fn len(&self) -> usize;
+    fn len(&self, s: &Self::Scratch) -> usize;
     /// Entries expected (the table of the duplicate-key index is sized for them).
     fn capacity(&self) -> usize;
     /// [`Build::same_key`] of entry `i`'s key and `key`.
-    fn same_key_at(&self, i: usize, key: &B) -> bool;
+    fn same_key_at(&self, s: &Self::Scratch, i: usize, key: &B) -> bool;
     /// [`Build::hash_key`] of entry `i`'s key.
-    fn hash_at<H: Hasher>(&self, i: usize, h: &mut H);
-    fn push(&mut self, key: B, value: B);
+    fn hash_at<H: Hasher>(&self, s: &Self::Scratch, i: usize, h: &mut H);
+    fn push(&mut self, s: &mut Self::Scratch, key: B, value: B);
     /// Gives entry `i` (a repeated key) its new value.
     fn set_value(&mut self, i: usize, value: B);
+    /// The dictionary is complete: give back what it held in `s`.
+    fn close(&self, _s: &mut Self::Scratch) {}
 }
 
 impl<'a, B: Build<'a>> Entries<B> for Vec<(B, B)> {
+    type Scratch = ();
     #[inline]
     fn with_capacity(n: usize) -> Self {
         Vec::with_capacity(n)
     }
     #[inline(always)]
-    fn len(&self) -> usize {
+    fn len(&self, _: &()) -> usize {
         self.len()
     }
     fn capacity(&self) -> usize {
         self.capacity()
     }
     #[inline(always)]
-    fn same_key_at(&self, i: usize, key: &B) -> bool {
+    fn same_key_at(&self, _: &(), i: usize, key: &B) -> bool {
         B::same_key(&self[i].0, key)
     }
-    fn hash_at<H: Hasher>(&self, i: usize, h: &mut H) {
+    fn hash_at<H: Hasher>(&self, _: &(), i: usize, h: &mut H) {
         B::hash_key(&self[i].0, h)
     }
     #[inline(always)]
-    fn push(&mut self, key: B, value: B) {
+    fn push(&mut self, _: &mut (), key: B, value: B) {
         self.push((key, value))
     }
     #[inline]
@@ -377,6 +385,9 @@ struct DictFill<'a, B: Build<'a>> {
 
 const DICT_INDEX_FROM: usize = 16;
 
+/// The scratch storage of `B`'s dictionary entries (see [`Entries`]).
+type Scratch<'a, B> = <<B as Build<'a>>::Entries as Entries<B>>::Scratch;
+
 /// `(hash, entry position)` of every key, and the randomly keyed hasher of the hashes.
 type KeyIndex = (hashbrown::HashTable<(u64, usize)>, std::hash::RandomState);
 
@@ -391,65 +402,65 @@ impl<'a, B: Build<'a>> DictFill<'a, B> {
     }
 
     #[inline(always)]
-    fn insert(&mut self, key: B, value: B) {
+    fn insert(&mut self, s: &mut Scratch<'a, B>, key: B, value: B) {
         let bit = 1u64 << B::key_bit(&key);
-        if self.seen & bit == 0 && self.index.is_none() && self.entries.len() + 1 < DICT_INDEX_FROM
+        if self.seen & bit == 0 && self.index.is_none() && self.entries.len(s) + 1 < DICT_INDEX_FROM
         {
             // A new bit: no key so far can be equal to this one.
             self.seen |= bit;
-            self.entries.push(key, value);
+            self.entries.push(s, key, value);
             return;
         }
         self.seen |= bit;
-        self.insert_checked(key, value)
+        self.insert_checked(s, key, value)
     }
 
     /// [`DictFill::insert`] when the key may be a duplicate, or the index is (to be) in use.
     #[inline(never)]
-    fn insert_checked(&mut self, key: B, value: B) {
+    fn insert_checked(&mut self, s: &mut Scratch<'a, B>, key: B, value: B) {
         if self.index.is_some() {
-            return self.insert_indexed(key, value);
+            return self.insert_indexed(s, key, value);
         }
         let entries = &mut self.entries;
-        if let Some(i) = (0..entries.len()).find(|&i| entries.same_key_at(i, &key)) {
+        if let Some(i) = (0..entries.len(s)).find(|&i| entries.same_key_at(s, i, &key)) {
             entries.set_value(i, value);
             self.replaced = true;
             return;
         }
-        self.entries.push(key, value);
-        if self.entries.len() >= DICT_INDEX_FROM {
-            self.build_index();
+        self.entries.push(s, key, value);
+        if self.entries.len(s) >= DICT_INDEX_FROM {
+            self.build_index(s);
         }
     }
 
     #[inline(never)]
-    fn insert_indexed(&mut self, key: B, value: B) {
+    fn insert_indexed(&mut self, s: &mut Scratch<'a, B>, key: B, value: B) {
         let Some(index) = &mut self.index else {
             return;
         };
         let (table, state) = &mut **index;
         let h = hash_with(state, &key);
         let entries = &mut self.entries;
-        match table.find(h, |&(eh, i)| eh == h && entries.same_key_at(i, &key)) {
+        match table.find(h, |&(eh, i)| eh == h && entries.same_key_at(s, i, &key)) {
             Some(&(_, i)) => {
                 entries.set_value(i, value);
                 self.replaced = true;
             }
             None => {
-                table.insert_unique(h, (h, entries.len()), |&(eh, _)| eh);
-                entries.push(key, value);
+                table.insert_unique(h, (h, entries.len(s)), |&(eh, _)| eh);
+                entries.push(s, key, value);
             }
         }
     }
 
     #[cold]
-    fn build_index(&mut self) {
+    fn build_index(&mut self, s: &Scratch<'a, B>) {
         let state = std::hash::RandomState::new();
-        let n = self.entries.len();
+        let n = self.entries.len(s);
         let mut table = hashbrown::HashTable::with_capacity(self.entries.capacity());
         for i in 0..n {
             let mut hasher = state.build_hasher();
-            self.entries.hash_at(i, &mut hasher);
+            self.entries.hash_at(s, i, &mut hasher);
             let h = hasher.finish();
             table.insert_unique(h, (h, i), |&(eh, _)| eh);
         }
@@ -711,21 +722,23 @@ impl<'a, 'o> Decoder<'a, 'o> {
     /// [`Decoder::run`] from a container that is open (its header and count read).
     fn finish<B: Build<'a>>(&mut self, frame: Frame<'a, B>) -> Result<B, DecodeError> {
         let mut stack: SmallVec<[Frame<'a, B>; INLINE_DEPTH]> = SmallVec::new();
+        let mut scratch = Scratch::<'a, B>::default();
         stack.push(frame);
         loop {
             let depth = stack.len();
             let top = stack.last_mut().expect("the stack is never empty here");
-            if let Some(child) = self.fill(top, depth)? {
+            if let Some(child) = self.fill(top, depth, &mut scratch)? {
                 stack.push(child);
                 continue;
             }
             let frame = stack.pop().expect("top exists");
             if let Frame::Dict { fill, .. } = &frame {
                 self.replaced |= fill.replaced;
+                fill.entries.close(&mut scratch);
             }
             let done = close(frame);
             match stack.last_mut() {
-                Some(parent) => accept(parent, done),
+                Some(parent) => accept(parent, done, &mut scratch),
                 None => return Ok(done),
             }
         }
@@ -740,6 +753,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
         &mut self,
         frame: &mut Frame<'a, B>,
         depth: usize,
+        scratch: &mut Scratch<'a, B>,
     ) -> Result<Option<Frame<'a, B>>, DecodeError> {
         match frame {
             Frame::Array { items, left, .. } => {
@@ -765,7 +779,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
                     // A value that opens a container leaves the key pending in the frame.
                     let put = |v| {
                         if let Some(k) = key.take() {
-                            fill.insert(k, v)
+                            fill.insert(scratch, k, v)
                         }
                     };
                     if let Some(child) = self.one::<B>(put)? {
@@ -1221,41 +1235,68 @@ fn key_real_bits(x: f64) -> u64 {
     }
 }
 
-/// The keys of a dictionary being checked, as fingerprints: inline up to the size from
-/// which the driver indexes keys anyway, so checking ordinary dictionaries allocates nothing.
+/// The keys of a dictionary being checked, as fingerprints in the decode's scratch stack:
+/// a dictionary's keys lie above those of the dictionaries it is nested in, and are given
+/// back when it closes. The stack lives inline for ordinary input, so checking allocates
+/// nothing; a frame holds only where its keys start.
 pub(crate) struct ProbeKeys {
-    keys: SmallVec<[u64; DICT_INDEX_FROM]>,
+    /// Where this dictionary's keys start in the scratch stack (`None` before the first).
+    start: Option<usize>,
     expected: usize,
 }
 
+/// The fingerprints of the keys of every open dictionary of the validating pass.
+pub(crate) type KeyStack = SmallVec<[u64; 64]>;
+
+impl ProbeKeys {
+    #[inline(always)]
+    fn keys<'s>(&self, s: &'s KeyStack) -> &'s [u64] {
+        match self.start {
+            Some(start) => &s[start..],
+            None => &[],
+        }
+    }
+}
+
 impl<'a> Entries<Probe<'a>> for ProbeKeys {
+    type Scratch = KeyStack;
     #[inline]
     fn with_capacity(n: usize) -> Self {
         ProbeKeys {
-            keys: SmallVec::new(),
+            start: None,
             expected: n,
         }
     }
     #[inline(always)]
-    fn len(&self) -> usize {
-        self.keys.len()
+    fn len(&self, s: &KeyStack) -> usize {
+        self.keys(s).len()
     }
     fn capacity(&self) -> usize {
         self.expected
     }
     #[inline(always)]
-    fn same_key_at(&self, i: usize, key: &Probe<'a>) -> bool {
-        self.keys[i] == key.fingerprint()
+    fn same_key_at(&self, s: &KeyStack, i: usize, key: &Probe<'a>) -> bool {
+        self.keys(s)[i] == key.fingerprint()
     }
-    fn hash_at<H: Hasher>(&self, i: usize, h: &mut H) {
-        self.keys[i].hash(h)
+    fn hash_at<H: Hasher>(&self, s: &KeyStack, i: usize, h: &mut H) {
+        self.keys(s)[i].hash(h)
     }
     #[inline(always)]
-    fn push(&mut self, key: Probe<'a>, _value: Probe<'a>) {
-        self.keys.push(key.fingerprint())
+    fn push(&mut self, s: &mut KeyStack, key: Probe<'a>, _value: Probe<'a>) {
+        if self.start.is_none() {
+            // Dictionaries nested in this one have given their keys back by now.
+            self.start = Some(s.len());
+        }
+        s.push(key.fingerprint())
     }
     #[inline]
     fn set_value(&mut self, _i: usize, _value: Probe<'a>) {}
+    #[inline]
+    fn close(&self, s: &mut KeyStack) {
+        if let Some(start) = self.start {
+            s.truncate(start);
+        }
+    }
 }
 
 impl<'a> Build<'a> for Probe<'a> {
@@ -1524,7 +1565,7 @@ fn keep<'a, B: Build<'a>, T>(v: &mut Vec<T>, x: T) {
 
 /// Hands a finished container to its parent.
 #[inline]
-fn accept<'a, B: Build<'a>>(parent: &mut Frame<'a, B>, value: B) {
+fn accept<'a, B: Build<'a>>(parent: &mut Frame<'a, B>, value: B, scratch: &mut Scratch<'a, B>) {
     match parent {
         Frame::Array { items, left, .. } => {
             keep::<B, _>(items, value);
@@ -1535,7 +1576,7 @@ fn accept<'a, B: Build<'a>>(parent: &mut Frame<'a, B>, value: B) {
         } => match key.take() {
             None => *key = Some(value),
             Some(k) => {
-                fill.insert(k, value);
+                fill.insert(scratch, k, value);
                 *left -= 1;
             }
         },
