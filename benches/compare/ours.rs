@@ -8,7 +8,9 @@
 #[path = "../common/workloads.rs"]
 mod workloads;
 
-use gdvariant::{decode, decode_borrowed, encode, DecodeOptions, Dialect, EncodeOptions, Variant};
+use gdvariant::{
+    decode, decode_borrowed, encode, DecodeOptions, Dialect, EncodeOptions, Variant, VariantRef,
+};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -159,6 +161,10 @@ fn time(dir: &Path, filter: Option<&str>) -> Res {
                     decode_borrowed(black_box(&bytes), d, &dopts).unwrap(),
                 ))
             };
+            let mut walked = || {
+                let (v, _) = decode_borrowed(black_box(&bytes), d, &dopts).unwrap();
+                black_box(walk(&v));
+            };
             let mut encoded =
                 || last_bytes = Some(black_box(encode(black_box(&value), d, &eopts).unwrap()));
             let mut memcpy = || {
@@ -170,10 +176,12 @@ fn time(dir: &Path, filter: Option<&str>) -> Res {
                 medians_ns(&mut [&mut owned], sample, samples)[0],
                 medians_ns(&mut [&mut borrowed], sample, samples)[0],
                 medians_ns(&mut [&mut memcpy], sample, samples)[0],
+                medians_ns(&mut [&mut walked], sample, samples)[0],
             ];
             line("gdvariant", "decode", tag, w.name, ns[0], n);
             line("gdvariant", "decode_borrowed", tag, w.name, ns[1], n);
             line("memcpy", "copy", tag, w.name, ns[2], n);
+            line("gdvariant", "decode_borrowed_walk", tag, w.name, ns[3], n);
             let ns = medians_ns(&mut [&mut encoded], sample, samples);
             line("gdvariant", "encode", tag, w.name, ns[0], n);
         }
@@ -201,6 +209,15 @@ fn time(dir: &Path, filter: Option<&str>) -> Res {
         }
     }
     Ok(())
+}
+
+/// Reads every element of every container of `v`, as a server reading a whole message would.
+fn walk(v: &VariantRef<'_>) -> usize {
+    match v {
+        VariantRef::Array(a) => a.iter().map(|x| walk(&x)).sum(),
+        VariantRef::Dictionary(d) => d.iter().map(|(k, v)| walk(&k) + walk(&v)).sum(),
+        other => black_box(other).kind() as usize,
+    }
 }
 
 /// Peak resident memory (`VmHWM`, bytes) of this process so far.
