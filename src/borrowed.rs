@@ -273,12 +273,40 @@ enum Items<'a, T> {
     Built(Vec<T>),
 }
 
-impl<T> Items<'_, T> {
+impl<'a, T> Items<'a, T> {
     fn len(&self) -> usize {
         match self {
             Items::Lazy(span) => span.len as usize,
             Items::Built(v) => v.len(),
         }
+    }
+
+    fn iter(&self) -> Iter<'a, '_, T> {
+        match self {
+            Items::Lazy(span) => Iter::Lazy {
+                span: *span,
+                pos: span.first,
+                left: span.len,
+            },
+            Items::Built(v) => Iter::Built(v.iter()),
+        }
+    }
+}
+
+/// What a view's iteration yields: an element, or an entry (a key, then its value).
+trait Item<'a>: Clone {
+    fn read(span: &Span<'a>, pos: &mut usize) -> Option<Self>;
+}
+
+impl<'a> Item<'a> for VariantRef<'a> {
+    fn read(span: &Span<'a>, pos: &mut usize) -> Option<Self> {
+        span.next(pos)
+    }
+}
+
+impl<'a> Item<'a> for (VariantRef<'a>, VariantRef<'a>) {
+    fn read(span: &Span<'a>, pos: &mut usize) -> Option<Self> {
+        span.next(pos).zip(span.next(pos))
     }
 }
 
@@ -322,14 +350,7 @@ impl<'a> ArrayRef<'a> {
     /// The elements in order.
     pub fn iter(&self) -> ArrayIter<'a, '_> {
         ArrayIter {
-            inner: match &self.items {
-                Items::Lazy(span) => Iter::Lazy {
-                    span: *span,
-                    pos: span.first,
-                    left: span.len,
-                },
-                Items::Built(v) => Iter::Built(v.iter()),
-            },
+            inner: self.items.iter(),
         }
     }
 
@@ -390,6 +411,32 @@ enum Iter<'a, 'r, T> {
     Built(std::slice::Iter<'r, T>),
 }
 
+impl<'a, T: Item<'a>> Iter<'a, '_, T> {
+    fn next(&mut self) -> Option<T> {
+        match self {
+            Iter::Lazy { span, pos, left } => {
+                if *left == 0 {
+                    return None;
+                }
+                *left -= 1;
+                let item = T::read(span, pos);
+                if item.is_none() {
+                    *left = 0;
+                }
+                item
+            }
+            Iter::Built(it) => it.next().cloned(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Iter::Lazy { left, .. } => *left as usize,
+            Iter::Built(it) => it.len(),
+        }
+    }
+}
+
 /// The elements of an [`ArrayRef`], in order.
 pub struct ArrayIter<'a, 'r> {
     inner: Iter<'a, 'r, VariantRef<'a>>,
@@ -398,26 +445,10 @@ pub struct ArrayIter<'a, 'r> {
 impl<'a> Iterator for ArrayIter<'a, '_> {
     type Item = VariantRef<'a>;
     fn next(&mut self) -> Option<VariantRef<'a>> {
-        match &mut self.inner {
-            Iter::Lazy { span, pos, left } => {
-                if *left == 0 {
-                    return None;
-                }
-                *left -= 1;
-                let v = span.next(pos);
-                if v.is_none() {
-                    *left = 0;
-                }
-                v
-            }
-            Iter::Built(it) => it.next().cloned(),
-        }
+        self.inner.next()
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = match &self.inner {
-            Iter::Lazy { left, .. } => *left as usize,
-            Iter::Built(it) => it.len(),
-        };
+        let n = self.inner.len();
         (n, Some(n))
     }
 }
@@ -446,14 +477,7 @@ impl<'a> DictionaryRef<'a> {
     /// Entries in insertion order.
     pub fn iter(&self) -> DictionaryIter<'a, '_> {
         DictionaryIter {
-            inner: match &self.entries {
-                Items::Lazy(span) => Iter::Lazy {
-                    span: *span,
-                    pos: span.first,
-                    left: span.len,
-                },
-                Items::Built(v) => Iter::Built(v.iter()),
-            },
+            inner: self.entries.iter(),
         }
     }
 
@@ -529,26 +553,10 @@ pub struct DictionaryIter<'a, 'r> {
 impl<'a> Iterator for DictionaryIter<'a, '_> {
     type Item = (VariantRef<'a>, VariantRef<'a>);
     fn next(&mut self) -> Option<(VariantRef<'a>, VariantRef<'a>)> {
-        match &mut self.inner {
-            Iter::Lazy { span, pos, left } => {
-                if *left == 0 {
-                    return None;
-                }
-                *left -= 1;
-                let entry = span.next(pos).zip(span.next(pos));
-                if entry.is_none() {
-                    *left = 0;
-                }
-                entry
-            }
-            Iter::Built(it) => it.next().cloned(),
-        }
+        self.inner.next()
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = match &self.inner {
-            Iter::Lazy { left, .. } => *left as usize,
-            Iter::Built(it) => it.len(),
-        };
+        let n = self.inner.len();
         (n, Some(n))
     }
 }
