@@ -1001,7 +1001,7 @@ impl<'a> VariantRef<'a> {
             R::Bool(x) => Variant::Bool(*x),
             R::Int(x) => Variant::Int(*x),
             R::Float(x) => Variant::Float(*x),
-            R::String(s) => Variant::String(s.as_ref().to_owned()),
+            R::String(s) => Variant::String(GString::new(s)),
             R::Vector2(x) => Variant::Vector2(*x),
             R::Vector2i(x) => Variant::Vector2i(*x),
             R::Rect2(x) => Variant::Rect2(*x),
@@ -1087,7 +1087,7 @@ impl<'a> VariantRef<'a> {
     pub fn into_owned(self) -> Variant {
         use VariantRef as R;
         match self {
-            R::String(s) => Variant::String(s.into_owned()),
+            R::String(s) => Variant::String(GString::from(s)),
             R::StringName(s) => Variant::StringName(StringName(s.into_owned())),
             R::Transform2D(x) => Variant::Transform2D(x),
             R::Aabb(x) => Variant::Aabb(x),

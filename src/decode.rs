@@ -97,7 +97,8 @@ pub(crate) trait Build<'a>: Sized {
     type Entries: Entries<Self>;
     fn text(s: Cow<'a, str>) -> Self::Str;
     fn scalar(s: Scalar) -> Self;
-    fn string(s: Self::Str) -> Self;
+    /// A `String` value (its text goes straight into the result's own string type).
+    fn string(s: Cow<'a, str>) -> Self;
     fn string_name(s: Self::Str) -> Self;
     fn node_path(names: Vec<Self::Str>, subnames: Vec<Self::Str>, absolute: bool) -> Self;
     fn signal(name: Self::Str, object: u64) -> Self;
@@ -229,8 +230,12 @@ impl<'a> Build<'a> for Variant {
         }
     }
     #[inline]
-    fn string(s: String) -> Variant {
-        Variant::String(s)
+    fn string(s: Cow<'a, str>) -> Variant {
+        // Short text is kept inline by `GString`: no allocation for most keys and names.
+        Variant::String(match s {
+            Cow::Borrowed(s) => GString::new(s),
+            Cow::Owned(s) => GString::from(s),
+        })
     }
     #[inline]
     fn string_name(s: String) -> Variant {
@@ -607,9 +612,15 @@ impl<'a, 'o> Decoder<'a, 'o> {
     /// included, goes the full way through [`Decoder::text`].
     #[inline(always)]
     fn string<B: Build<'a>>(&mut self) -> Result<B::Str, DecodeError> {
+        Ok(B::text(self.cow_text()?))
+    }
+
+    /// [`Decoder::text`], with the common case first (see [`Decoder::string`]).
+    #[inline(always)]
+    fn cow_text(&mut self) -> Result<Cow<'a, str>, DecodeError> {
         match self.plain_text() {
-            Some(s) => Ok(B::text(Cow::Borrowed(s))),
-            None => Ok(B::text(self.text()?)),
+            Some(s) => Ok(Cow::Borrowed(s)),
+            None => self.text(),
         }
     }
 
@@ -865,7 +876,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
                 crate::layout::real_from_f32_bits(self.u32()?)
             }),
             Kind::String => {
-                put(B::string(self.string::<B>()?));
+                put(B::string(self.cow_text()?));
                 return Ok(None);
             }
             Kind::Vector2 => {
@@ -1341,8 +1352,8 @@ impl<'a> Build<'a> for Probe<'a> {
         })
     }
     #[inline]
-    fn string(s: Probe<'a>) -> Probe<'a> {
-        s
+    fn string(s: Cow<'a, str>) -> Probe<'a> {
+        Probe::text(s)
     }
     #[inline]
     fn string_name(s: Probe<'a>) -> Probe<'a> {

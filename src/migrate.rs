@@ -190,7 +190,7 @@ impl Migrator {
         match v {
             Variant::StringName(s) if !to.has(Kind::StringName) => {
                 self.lose(path, "StringName", "String");
-                Variant::String(s.0.clone())
+                Variant::String(GString::new(&s.0))
             }
             Variant::Vector2i(p) if !to.has(Kind::Vector2i) => {
                 self.lose(path, "Vector2i", "Vector2");

@@ -22,8 +22,8 @@ pub enum Variant {
     Int(i64),
     /// `float` (Godot 3 `REAL`): always 64-bit in the model; the wire uses 32 bits when exact.
     Float(f64),
-    /// `String`.
-    String(String),
+    /// `String`: its text, kept inline when it is 24 bytes or shorter (see [`GString`]).
+    String(GString),
     /// `Vector2`.
     Vector2(Vector2),
     /// `Vector2i` (Godot 4, Pandemonium).
@@ -99,6 +99,13 @@ pub enum Variant {
     /// `PoolVector4iArray` (Pandemonium 3.8+).
     PackedVector4iArray(Vec<Vector4i>),
 }
+
+/// The text of a `String` value: a string that keeps up to 24 bytes inline, without a heap
+/// allocation, which most dictionary keys, names and short values fit (decoding 100,000
+/// dictionaries of four short keys and a short name then allocates 100,001 blocks instead of
+/// 600,001). It derefs to `str`, converts from `String` and `&str` (`.into()`), and to
+/// `String` with `.into_string()` or `.to_string()`. It is `compact_str::CompactString`.
+pub type GString = compact_str::CompactString;
 
 /// A `StringName`: an interned string in the engine, a plain string on the wire.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]

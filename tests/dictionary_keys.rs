@@ -39,7 +39,7 @@ fn decoded_both(bytes: &[u8], dialect: Dialect) -> (Variant, Variant) {
 fn key() -> impl Strategy<Value = Variant> {
     prop_oneof![
         (0i64..12).prop_map(Variant::Int),
-        (0u8..12).prop_map(|i| Variant::String(format!("k{i}"))),
+        (0u8..12).prop_map(|i| Variant::String(format!("k{i}").into())),
         (0u8..4).prop_map(|i| Variant::Float(f64::from(i))),
         Just(Variant::Float(f64::NAN)),
         Just(Variant::Float(-0.0)),

@@ -31,7 +31,7 @@ pub fn w2() -> Variant {
 pub fn player(i: i64) -> Variant {
     let mut d = Dictionary::new();
     d.insert("id".into(), Variant::Int(i));
-    d.insert("name".into(), Variant::String(format!("player_{i}")));
+    d.insert("name".into(), Variant::from(format!("player_{i}")));
     d.insert(
         "pos".into(),
         Variant::Vector2(Vector2 {

@@ -169,7 +169,7 @@ fn to_variant_body(c: &Container, k: &syn::Path) -> TokenStream {
                 let id = v.ident;
                 if c.attrs.as_string.is_set() {
                     let wire = lit(&v.wire);
-                    quote!(Self::#id => #k::Variant::String(::std::string::String::from(#wire)))
+                    quote!(Self::#id => #k::Variant::String(#k::GString::new(#wire)))
                 } else {
                     // The discriminant, explicit or implicit, as the compiler numbers it:
                     // the same rule as GDScript enums (start at 0, previous + 1).
@@ -185,7 +185,7 @@ fn to_variant_body(c: &Container, k: &syn::Path) -> TokenStream {
                 let id = v.ident;
                 let wire = lit(&v.wire);
                 let tag_entry =
-                    quote!((#tag, #k::Variant::String(::std::string::String::from(#wire))));
+                    quote!((#tag, #k::Variant::String(#k::GString::new(#wire))));
                 match v.style {
                     Style::Unit => quote! {
                         Self::#id => #k::convert::private::dictionary(::std::vec![#tag_entry])

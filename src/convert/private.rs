@@ -151,7 +151,7 @@ pub fn dictionary(entries: Vec<(&'static str, Variant)>) -> Variant {
     Variant::Dictionary(Dictionary::from_unique(
         entries
             .into_iter()
-            .map(|(k, v)| (Variant::String(k.to_string()), v))
+            .map(|(k, v)| (Variant::String(GString::new(k)), v))
             .collect(),
         None,
     ))
@@ -198,7 +198,7 @@ pub fn vec_from_elements<T: FromVariant>(v: &Variant) -> Result<Vec<T>, FromVari
             Variant::Float(crate::layout::real_from_f32_bits(x.to_bits()))
         }),
         Variant::PackedFloat64Array(xs) => each(xs, |x| Variant::Float(*x)),
-        Variant::PackedStringArray(xs) => each(xs, |x| Variant::String(x.clone())),
+        Variant::PackedStringArray(xs) => each(xs, |x| Variant::String(GString::new(x))),
         Variant::PackedVector2Array(xs) => each(xs, |x| Variant::Vector2(*x)),
         Variant::PackedVector2iArray(xs) => each(xs, |x| Variant::Vector2i(*x)),
         Variant::PackedVector3Array(xs) => each(xs, |x| Variant::Vector3(*x)),

@@ -183,7 +183,7 @@ impl TypedArrayElement for f64 {
 
 impl ToVariant for String {
     fn to_variant(&self) -> Variant {
-        Variant::String(self.clone())
+        Variant::String(GString::new(self))
     }
     fn __vec_to_variant(items: &[String]) -> Variant {
         Variant::PackedStringArray(items.to_vec())
@@ -196,7 +196,7 @@ impl ToVariant for String {
 impl FromVariant for String {
     fn from_variant(v: &Variant) -> Result<String, FromVariantError> {
         match v {
-            Variant::String(s) => Ok(s.clone()),
+            Variant::String(s) => Ok(s.to_string()),
             // GDScript converts StringName to String implicitly; 4.x `{a = 1}` keys are StringNames.
             Variant::StringName(s) => Ok(s.0.clone()),
             other => Err(FromVariantError::mismatch("String", other)),
@@ -212,13 +212,13 @@ impl FromVariant for String {
 
 impl ToVariant for str {
     fn to_variant(&self) -> Variant {
-        Variant::String(self.to_string())
+        Variant::String(GString::new(self))
     }
 }
 
 impl ToVariant for Cow<'_, str> {
     fn to_variant(&self) -> Variant {
-        Variant::String(self.to_string())
+        Variant::String(GString::new(self))
     }
 }
 
@@ -244,7 +244,7 @@ impl FromVariant for StringName {
     fn from_variant(v: &Variant) -> Result<StringName, FromVariantError> {
         match v {
             Variant::StringName(s) => Ok(s.clone()),
-            Variant::String(s) => Ok(StringName(s.clone())),
+            Variant::String(s) => Ok(StringName(s.to_string())),
             other => Err(FromVariantError::mismatch("StringName", other)),
         }
     }

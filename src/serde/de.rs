@@ -2,7 +2,7 @@
 
 use super::error::Error;
 use super::types;
-use crate::variant::Variant;
+use crate::variant::{GString, Variant};
 use ::serde::de::{self, IntoDeserializer, Visitor};
 use ::serde::forward_to_deserialize_any;
 
@@ -53,7 +53,7 @@ fn elements(v: Variant) -> Result<Vec<Variant>, Variant> {
             map(xs, |x| Variant::Float(real_from_f32_bits(x.to_bits())))
         }
         Variant::PackedFloat64Array(xs) => map(xs, Variant::Float),
-        Variant::PackedStringArray(xs) => map(xs, Variant::String),
+        Variant::PackedStringArray(xs) => map(xs, |x| Variant::String(x.into())),
         Variant::PackedVector2Array(xs) => map(xs, Variant::Vector2),
         Variant::PackedVector2iArray(xs) => map(xs, Variant::Vector2i),
         Variant::PackedVector3Array(xs) => map(xs, Variant::Vector3),
@@ -78,14 +78,14 @@ impl<'de> de::Deserializer<'de> for VariantDeserializer {
             Variant::Bool(b) => visitor.visit_bool(b),
             Variant::Int(i) => visitor.visit_i64(i),
             Variant::Float(f) => visitor.visit_f64(f),
-            Variant::String(s) => visitor.visit_string(s),
+            Variant::String(s) => visitor.visit_string(s.into_string()),
             Variant::StringName(s) => visitor.visit_string(s.0),
             Variant::NodePath(p) => visitor.visit_string(p.to_string()),
             Variant::Dictionary(d) => visitor.visit_map(MapAccess::new(d.into_entries())),
             Variant::Object(crate::Object::Full(o)) => visitor.visit_map(MapAccess::new(
                 o.properties
                     .into_iter()
-                    .map(|(k, v)| (Variant::String(k), v))
+                    .map(|(k, v)| (Variant::String(k.into()), v))
                     .collect(),
             )),
             Variant::Object(crate::Object::Null) => visitor.visit_unit(),
@@ -94,7 +94,7 @@ impl<'de> de::Deserializer<'de> for VariantDeserializer {
                 Some(fields) => visitor.visit_map(MapAccess::new(
                     fields
                         .into_iter()
-                        .map(|(k, v)| (Variant::String(k.to_string()), v))
+                        .map(|(k, v)| (Variant::String(GString::new(k)), v))
                         .collect(),
                 )),
                 None => Err(de::Error::invalid_type(unexpected(&other), &visitor)),
@@ -140,9 +140,9 @@ impl<'de> de::Deserializer<'de> for VariantDeserializer {
         visitor: V,
     ) -> Result<V::Value, Error> {
         match self.value {
-            Variant::String(s) => {
-                visitor.visit_enum(IntoDeserializer::<Error>::into_deserializer(s))
-            }
+            Variant::String(s) => visitor.visit_enum(IntoDeserializer::<Error>::into_deserializer(
+                s.into_string(),
+            )),
             Variant::StringName(s) => {
                 visitor.visit_enum(IntoDeserializer::<Error>::into_deserializer(s.0))
             }

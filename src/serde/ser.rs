@@ -2,7 +2,7 @@
 
 use super::error::Error;
 use super::types;
-use crate::variant::{Array, Dictionary, Variant};
+use crate::variant::{Array, Dictionary, GString, Variant};
 use ::serde::ser::{self, Serialize};
 
 /// A serde Serializer whose output is a [`Variant`].
@@ -16,7 +16,7 @@ pub struct VariantSerializer;
 
 fn single(key: &'static str, value: Variant) -> Variant {
     let mut d = Dictionary::new();
-    d.insert(Variant::String(key.to_string()), value);
+    d.insert(Variant::String(GString::new(key)), value);
     Variant::Dictionary(d)
 }
 
@@ -69,10 +69,10 @@ impl ser::Serializer for VariantSerializer {
         Ok(Variant::Float(v))
     }
     fn serialize_char(self, v: char) -> Result<Variant, Error> {
-        Ok(Variant::String(v.to_string()))
+        Ok(Variant::String(GString::new(v.encode_utf8(&mut [0; 4]))))
     }
     fn serialize_str(self, v: &str) -> Result<Variant, Error> {
-        Ok(Variant::String(v.to_string()))
+        Ok(Variant::String(GString::new(v)))
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<Variant, Error> {
         Ok(Variant::PackedByteArray(v.to_vec()))
@@ -95,7 +95,7 @@ impl ser::Serializer for VariantSerializer {
         _index: u32,
         variant: &'static str,
     ) -> Result<Variant, Error> {
-        Ok(Variant::String(variant.to_string()))
+        Ok(Variant::String(GString::new(variant)))
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
@@ -278,7 +278,7 @@ impl ser::SerializeStruct for MapSerializer {
         value: &T,
     ) -> Result<(), Error> {
         self.dict.insert(
-            Variant::String(key.to_string()),
+            Variant::String(GString::new(key)),
             value.serialize(VariantSerializer)?,
         );
         Ok(())

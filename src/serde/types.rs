@@ -8,7 +8,7 @@
 //! structures: math types are maps of their fields, a Variant is its natural serde shape.
 
 use crate::math::*;
-use crate::variant::{Array, Dictionary, Object, Variant};
+use crate::variant::{Array, Dictionary, GString, Object, Variant};
 use crate::{FromVariant, ToVariant};
 use ::serde::de::{self, Deserialize, Deserializer, Visitor};
 use ::serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
@@ -255,7 +255,7 @@ impl Serialize for Structural<'_> {
             Variant::PackedInt64Array(xs) => seq(s, xs, |x| Variant::Int(*x)),
             Variant::PackedFloat32Array(xs) => seq(s, xs, |x| x.to_variant()),
             Variant::PackedFloat64Array(xs) => seq(s, xs, |x| Variant::Float(*x)),
-            Variant::PackedStringArray(xs) => seq(s, xs, |x| Variant::String(x.clone())),
+            Variant::PackedStringArray(xs) => seq(s, xs, |x| Variant::String(GString::new(x))),
             Variant::PackedVector2Array(xs) => seq(s, xs, |x| Variant::Vector2(*x)),
             Variant::PackedVector2iArray(xs) => seq(s, xs, |x| Variant::Vector2i(*x)),
             Variant::PackedVector3Array(xs) => seq(s, xs, |x| Variant::Vector3(*x)),
@@ -317,10 +317,10 @@ impl<'de> Visitor<'de> for StructuralVisitor {
         Ok(Variant::Float(v))
     }
     fn visit_str<E>(self, v: &str) -> Result<Variant, E> {
-        Ok(Variant::String(v.to_string()))
+        Ok(Variant::String(GString::new(v)))
     }
     fn visit_string<E>(self, v: String) -> Result<Variant, E> {
-        Ok(Variant::String(v))
+        Ok(Variant::String(v.into()))
     }
     fn visit_bytes<E>(self, v: &[u8]) -> Result<Variant, E> {
         Ok(Variant::PackedByteArray(v.to_vec()))

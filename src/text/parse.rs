@@ -650,7 +650,7 @@ impl<'a> Parser<'a> {
         Ok(Start::Value(match self.advance()? {
             Tok::Int(i, _) => Variant::Int(i),
             Tok::Float(f) => Variant::Float(f),
-            Tok::Str(s) => Variant::String(s),
+            Tok::Str(s) => Variant::String(s.into()),
             Tok::StrName(s) => Variant::StringName(StringName(s)),
             Tok::NodePathLit(s) => Variant::NodePath(Box::new(NodePath::parse(&s))),
             Tok::Color(c) => Variant::Color(c),
@@ -675,7 +675,7 @@ impl<'a> Parser<'a> {
                 self.advance()?;
                 let path = self.string_arg()?;
                 self.expect(Tok::RParen)?;
-                Variant::String(path)
+                Variant::String(path.into())
             }
             Tok::Ident(id) => match id.as_str() {
                 "Object" => return self.open_object().map(Start::Open),

@@ -89,7 +89,7 @@ pub fn leaf() -> BoxedStrategy<Variant> {
         ]
         .prop_map(Variant::Int),
         real64().prop_map(Variant::Float),
-        text().prop_map(Variant::String),
+        text().prop_map(|s| Variant::String(s.into())),
         v2().prop_map(Variant::Vector2),
         (v2(), v2()).prop_map(|(p, s)| Variant::Rect2(Rect2::new(p, s))),
         v3().prop_map(Variant::Vector3),
@@ -176,7 +176,7 @@ fn tree(leaf: BoxedStrategy<Variant>) -> BoxedStrategy<Variant> {
                     Variant::Array(Array::new(vec![v]))
                 } else {
                     let mut d = Dictionary::new();
-                    d.insert(Variant::String(format!("k{i}")), v);
+                    d.insert(Variant::String(format!("k{i}").into()), v);
                     Variant::Dictionary(d)
                 };
             }
@@ -220,7 +220,7 @@ pub fn godot4_value() -> BoxedStrategy<Variant> {
         prop::collection::vec(text(), 0..4).prop_map(|v| {
             Variant::Array(Array::typed(
                 ElementType::Builtin(Kind::String),
-                v.into_iter().map(Variant::String).collect(),
+                v.into_iter().map(|s| Variant::String(s.into())).collect(),
             ))
         }),
         Just(Variant::Array(Array::typed(

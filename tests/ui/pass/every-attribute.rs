@@ -4,7 +4,7 @@ use gdvariant::{ElementType, FromVariant, GodotVariant, Kind, ToVariant, TypedAr
 mod as_text {
     use gdvariant::{FromVariant, FromVariantError, Variant};
     pub fn to_variant(v: &u32) -> Variant {
-        Variant::String(v.to_string())
+        Variant::String(v.to_string().into())
     }
     pub fn from_variant(v: &Variant) -> Result<u32, FromVariantError> {
         String::from_variant(v)?.parse().map_err(FromVariantError::custom)
