@@ -215,6 +215,7 @@ struct Span<'a> {
 
 impl<'a> Span<'a> {
     /// The value of what [`read_shallow`] read at `header`: an opened container becomes a view.
+    #[inline]
     fn open(buf: &'a [u8], header: usize, ctx: Ctx, shallow: Shallow<'a>) -> VariantRef<'a> {
         match shallow {
             Shallow::Value(v) => v,
@@ -242,6 +243,7 @@ impl<'a> Span<'a> {
     }
 
     /// The value at `*pos`, moving `*pos` past it.
+    #[inline]
     fn next(&self, pos: &mut usize) -> Option<VariantRef<'a>> {
         match read_shallow(self.buf, *pos, &self.ctx, true) {
             Ok((shallow, next)) => {
@@ -299,12 +301,14 @@ trait Item<'a>: Clone {
 }
 
 impl<'a> Item<'a> for VariantRef<'a> {
+    #[inline]
     fn read(span: &Span<'a>, pos: &mut usize) -> Option<Self> {
         span.next(pos)
     }
 }
 
 impl<'a> Item<'a> for (VariantRef<'a>, VariantRef<'a>) {
+    #[inline]
     fn read(span: &Span<'a>, pos: &mut usize) -> Option<Self> {
         span.next(pos).zip(span.next(pos))
     }
@@ -412,6 +416,7 @@ enum Iter<'a, 'r, T> {
 }
 
 impl<'a, T: Item<'a>> Iter<'a, '_, T> {
+    #[inline]
     fn next(&mut self) -> Option<T> {
         match self {
             Iter::Lazy { span, pos, left } => {

@@ -1452,6 +1452,7 @@ pub(crate) fn validate(
 
 /// Whether the value at the start of `bytes` is an `Array` or a `Dictionary` (which lazy
 /// borrowed decoding leaves unread), judged by its header alone.
+#[inline]
 pub(crate) fn is_container(bytes: &[u8], ctx: &Ctx) -> bool {
     let Some(head) = bytes.get(..4) else {
         return false;
@@ -1482,6 +1483,7 @@ pub(crate) enum Shallow<'a> {
 /// Reads the value at `pos` of bytes that [`validate`] accepted with the same `ctx`, and
 /// where the next value starts (after a container's last element when `skip`, else at its
 /// first element). Errors cannot happen on such bytes; they are passed on, not hidden.
+#[inline]
 pub(crate) fn read_shallow<'a>(
     buf: &'a [u8],
     pos: usize,
