@@ -1312,15 +1312,11 @@ impl<'a> Entries<Probe<'a>> for ProbeKeys {
 
 impl<'a> Build<'a> for Probe<'a> {
     const KEEP: bool = false;
-    type Str = Probe<'a>;
+    type Str = Cow<'a, str>;
     type Entries = ProbeKeys;
     #[inline]
-    fn text(s: Cow<'a, str>) -> Probe<'a> {
-        match s {
-            Cow::Borrowed(s) => Probe::Text(s),
-            // Text the engine's reading rewrote: fingerprinted now, as it cannot be kept.
-            Cow::Owned(s) => Probe::Fingerprint(Probe::Text(&s).fingerprint()),
-        }
+    fn text(s: Cow<'a, str>) -> Cow<'a, str> {
+        s
     }
     #[inline]
     fn scalar(s: Scalar) -> Probe<'a> {
@@ -1353,21 +1349,24 @@ impl<'a> Build<'a> for Probe<'a> {
     }
     #[inline]
     fn string(s: Cow<'a, str>) -> Probe<'a> {
-        Probe::text(s)
-    }
-    #[inline]
-    fn string_name(s: Probe<'a>) -> Probe<'a> {
         match s {
-            Probe::Text(t) => Probe::Name(t),
-            other => Probe::Fingerprint(fingerprint(Kind::StringName, |h| {
-                h.write_u64(other.fingerprint())
-            })),
+            Cow::Borrowed(s) => Probe::Text(s),
+            // Text the engine's reading rewrote: fingerprinted now, as it cannot be kept
+            // (the same fingerprint as the same text arriving unchanged).
+            Cow::Owned(s) => Probe::Fingerprint(Probe::Text(&s).fingerprint()),
         }
     }
-    fn node_path(_: Vec<Probe<'a>>, _: Vec<Probe<'a>>, _: bool) -> Probe<'a> {
+    #[inline]
+    fn string_name(s: Cow<'a, str>) -> Probe<'a> {
+        match s {
+            Cow::Borrowed(s) => Probe::Name(s),
+            Cow::Owned(s) => Probe::Fingerprint(Probe::Name(&s).fingerprint()),
+        }
+    }
+    fn node_path(_: Vec<Cow<'a, str>>, _: Vec<Cow<'a, str>>, _: bool) -> Probe<'a> {
         Probe::of_kind(Kind::NodePath)
     }
-    fn signal(_: Probe<'a>, _: u64) -> Probe<'a> {
+    fn signal(_: Cow<'a, str>, _: u64) -> Probe<'a> {
         Probe::of_kind(Kind::Signal)
     }
     fn byte_array(_: &'a [u8]) -> Probe<'a> {
@@ -1376,7 +1375,7 @@ impl<'a> Build<'a> for Probe<'a> {
     fn packed<T: PackedElement>(bytes: &'a [u8], wide: bool) -> Probe<'a> {
         Probe::of_kind(T::into_ref(crate::borrowed::PackedRef::new(bytes, wide)).kind())
     }
-    fn string_array(_: Vec<Probe<'a>>) -> Probe<'a> {
+    fn string_array(_: Vec<Cow<'a, str>>) -> Probe<'a> {
         Probe::of_kind(Kind::PackedStringArray)
     }
     #[inline]
@@ -1387,7 +1386,7 @@ impl<'a> Build<'a> for Probe<'a> {
     fn dictionary(_: ProbeKeys, _: Option<Box<DictionaryType>>) -> Probe<'a> {
         Probe::of_kind(Kind::Dictionary)
     }
-    fn object(_: Probe<'a>, _: Vec<(Probe<'a>, Probe<'a>)>) -> Probe<'a> {
+    fn object(_: Cow<'a, str>, _: Vec<(Cow<'a, str>, Probe<'a>)>) -> Probe<'a> {
         Probe::of_kind(Kind::Object)
     }
     #[inline(always)]

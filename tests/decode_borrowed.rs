@@ -345,3 +345,37 @@ fn containers_are_views_unless_a_key_repeats() {
     assert_eq!(d.get_str("a"), Some(VariantRef::Int(3)));
     assert_eq!(v.to_owned(), decode(&bytes, Dialect::Godot4, &o).unwrap().0);
 }
+
+/// Keys that the engine's string reading makes equal (it stops at a NUL) are the same key
+/// whether their text came through unchanged or rewritten: the views never show both.
+#[test]
+fn keys_made_equal_by_the_engines_reading_are_one_key() {
+    for (dialect, name) in [
+        (Dialect::Godot3, false),
+        (Dialect::Godot4, false),
+        (Dialect::Godot4, true),
+    ] {
+        let key = |s: &str| {
+            if name {
+                Variant::StringName(StringName(s.to_string()))
+            } else {
+                Variant::from(s)
+            }
+        };
+        let d: Dictionary = [(key("ab"), Variant::Int(1)), (key("abXc"), Variant::Int(2))]
+            .into_iter()
+            .collect();
+        let mut bytes =
+            encode(&Variant::Dictionary(d), dialect, &EncodeOptions::default()).unwrap();
+        let x = bytes.iter().position(|&b| b == b'X').unwrap();
+        bytes[x] = 0;
+        let o = DecodeOptions::default();
+        agree(&bytes, dialect, &o).unwrap_or_else(|e| panic!("{dialect} {name}: {e}"));
+        let (owned, _) = decode(&bytes, dialect, &o).unwrap();
+        assert_eq!(
+            owned.as_dictionary().map(Dictionary::len),
+            Some(1),
+            "{owned:?}"
+        );
+    }
+}
