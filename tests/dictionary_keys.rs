@@ -2,6 +2,7 @@
 //! `bytes2var` does, in small dictionaries (linear check) and big ones (hash index), owned and
 //! borrowed alike.
 
+mod common;
 use gdvariant::*;
 use proptest::prelude::*;
 use std::process::Command;
@@ -33,6 +34,11 @@ fn decoded_both(bytes: &[u8], dialect: Dialect) -> (Variant, Variant) {
     let (owned, used) = decode(bytes, dialect, &o).unwrap();
     assert_eq!(used, bytes.len());
     let (borrowed, _) = decode_borrowed(bytes, dialect, &o).unwrap();
+    // The views, read element by element, hold what the owned decoder made.
+    assert!(
+        common::walk(&borrowed).same(&owned),
+        "{owned:?} vs {borrowed:?}"
+    );
     (owned, borrowed.to_owned())
 }
 

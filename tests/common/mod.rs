@@ -90,3 +90,26 @@ impl Mismatches {
         );
     }
 }
+
+/// The owned value, built only through the views' public reading API (`iter`, `len`,
+/// `typed`), not through `to_owned`, which takes the owned decoder's path.
+pub fn walk(v: &gdvariant::VariantRef<'_>) -> gdvariant::Variant {
+    use gdvariant::{Array, Dictionary, Variant, VariantRef};
+    match v {
+        VariantRef::Array(a) => {
+            let items: Vec<Variant> = a.iter().map(|x| walk(&x)).collect();
+            assert_eq!(items.len(), a.len(), "an array view reads len() elements");
+            Variant::Array(Array {
+                items,
+                typed: a.typed.clone(),
+            })
+        }
+        VariantRef::Dictionary(d) => {
+            let mut out: Dictionary = d.iter().map(|(k, v)| (walk(&k), walk(&v))).collect();
+            assert_eq!(out.len(), d.len(), "a dictionary view has unique keys");
+            out.typed = d.typed.clone();
+            Variant::Dictionary(out)
+        }
+        other => other.to_owned(),
+    }
+}
