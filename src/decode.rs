@@ -1482,8 +1482,39 @@ pub(crate) enum Shallow<'a> {
 /// Reads the value at `pos` of bytes that [`validate`] accepted with the same `ctx`, and
 /// where the next value starts (after a container's last element when `skip`, else at its
 /// first element). Errors cannot happen on such bytes; they are passed on, not hidden.
-#[inline]
+#[inline(always)]
 pub(crate) fn read_shallow<'a>(
+    buf: &'a [u8],
+    pos: usize,
+    ctx: &Ctx,
+    skip: bool,
+) -> Result<(Shallow<'a>, usize), DecodeError> {
+    if is_container(&buf[pos.min(buf.len())..], ctx) {
+        return open_container(buf, pos, ctx, skip);
+    }
+    // A leaf (or an object, read in full): inline, so that the value reaches the caller's
+    // iterator without being copied through the layers in between.
+    let options = ctx.options();
+    let mut d = Decoder::new(buf, pos, ctx.dialect, &options);
+    let mut leaf = None;
+    let v = match (
+        d.one::<crate::borrowed::VariantRef<'a>>(|v| leaf = Some(v))?,
+        leaf,
+    ) {
+        (None, Some(v)) => v,
+        (Some(object), _) => d.finish(object)?,
+        // `one` puts every value it does not open; should it not, read it the long way.
+        (None, None) => {
+            d.pos = pos;
+            d.run()?
+        }
+    };
+    Ok((Shallow::Value(v), d.pos))
+}
+
+/// [`read_shallow`] of an `Array` or `Dictionary`.
+#[inline(never)]
+fn open_container<'a>(
     buf: &'a [u8],
     pos: usize,
     ctx: &Ctx,
@@ -1491,32 +1522,30 @@ pub(crate) fn read_shallow<'a>(
 ) -> Result<(Shallow<'a>, usize), DecodeError> {
     let options = ctx.options();
     let mut d = Decoder::new(buf, pos, ctx.dialect, &options);
-    if is_container(&buf[pos.min(buf.len())..], ctx) {
-        if let Some(mut frame) = d.one::<Probe>(|_| {})? {
-            let first = d.pos;
-            let shallow = match &mut frame {
-                Frame::Array { typed, left, .. } => Some(Shallow::Array {
-                    typed: typed.take(),
-                    len: *left,
-                    first,
-                }),
-                Frame::Dict { typed, left, .. } => Some(Shallow::Dictionary {
-                    typed: typed.take(),
-                    len: *left,
-                    first,
-                }),
-                // Only objects open object frames; read in full below.
-                Frame::Object { .. } => None,
-            };
-            if let Some(shallow) = shallow {
-                if skip {
-                    d.finish(frame)?;
-                }
-                return Ok((shallow, if skip { d.pos } else { first }));
+    if let Some(mut frame) = d.one::<Probe>(|_| {})? {
+        let first = d.pos;
+        let shallow = match &mut frame {
+            Frame::Array { typed, left, .. } => Some(Shallow::Array {
+                typed: typed.take(),
+                len: *left,
+                first,
+            }),
+            Frame::Dict { typed, left, .. } => Some(Shallow::Dictionary {
+                typed: typed.take(),
+                len: *left,
+                first,
+            }),
+            // Only objects open object frames; read in full below.
+            Frame::Object { .. } => None,
+        };
+        if let Some(shallow) = shallow {
+            if skip {
+                d.finish(frame)?;
             }
+            return Ok((shallow, if skip { d.pos } else { first }));
         }
-        d.pos = pos;
     }
+    d.pos = pos;
     let v = d.run::<crate::borrowed::VariantRef<'a>>()?;
     Ok((Shallow::Value(v), d.pos))
 }
