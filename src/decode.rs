@@ -770,7 +770,10 @@ impl<'a, 'o> Decoder<'a, 'o> {
             Frame::Array { items, left, .. } => {
                 while *left > 0 {
                     self.check_depth(depth)?;
-                    if let Some(child) = self.one::<B>(|v| keep::<B, _>(items, v))? {
+                    if let Some(child) = self.one::<B>(
+                        #[inline(always)]
+                        |v| keep::<B, _>(items, v),
+                    )? {
                         return Ok(Some(child));
                     }
                     *left -= 1;
@@ -782,18 +785,24 @@ impl<'a, 'o> Decoder<'a, 'o> {
                 while *left > 0 {
                     if key.is_none() {
                         self.check_depth(depth)?;
-                        if let Some(child) = self.one::<B>(|v| *key = Some(v))? {
+                        if let Some(child) = self.one::<B>(
+                            #[inline(always)]
+                            |v| *key = Some(v),
+                        )? {
                             return Ok(Some(child));
                         }
                     }
                     self.check_depth(depth)?;
                     // A value that opens a container leaves the key pending in the frame.
-                    let put = |v| {
-                        if let Some(k) = key.take() {
-                            fill.insert(scratch, k, v)
-                        }
-                    };
-                    if let Some(child) = self.one::<B>(put)? {
+                    if let Some(child) = self.one::<B>(
+                        // Inlined, so that the value goes from registers to its place.
+                        #[inline(always)]
+                        |v| {
+                            if let Some(k) = key.take() {
+                                fill.insert(scratch, k, v)
+                            }
+                        },
+                    )? {
                         return Ok(Some(child));
                     }
                     *left -= 1;
@@ -808,12 +817,14 @@ impl<'a, 'o> Decoder<'a, 'o> {
                         *name = Some(self.string::<B>()?);
                     }
                     self.check_depth(depth)?;
-                    let put = |v| {
-                        if let Some(n) = name.take() {
-                            keep::<B, _>(props, (n, v))
-                        }
-                    };
-                    if let Some(child) = self.one::<B>(put)? {
+                    if let Some(child) = self.one::<B>(
+                        #[inline(always)]
+                        |v| {
+                            if let Some(n) = name.take() {
+                                keep::<B, _>(props, (n, v))
+                            }
+                        },
+                    )? {
                         return Ok(Some(child));
                     }
                     *left -= 1;
