@@ -1,9 +1,11 @@
 //! Zero-copy decoding: [`decode_borrowed`] gives a [`VariantRef`] whose strings, names and
-//! packed arrays point into the input, for reading big messages without copying them.
+//! packed arrays point into the input, and whose arrays and dictionaries are views that read
+//! their elements from it on demand, for reading messages without building them.
 //!
 //! It runs the very decoder of [`decode`](fn@crate::decode) (see `decode.rs`, the `Build`
-//! trait), so it accepts and rejects the same bytes with the same errors and offsets; only
-//! what it builds differs. [`VariantRef::to_owned`] gives the owned [`Variant`].
+//! trait) once over the whole input with a builder that keeps nothing (`Probe`), so it
+//! accepts and rejects the same bytes with the same errors and offsets; the views then read
+//! validated bytes with the same decoder. [`VariantRef::to_owned`] gives the owned [`Variant`].
 
 use crate::decode::{
     decode_at, drive, hash_key_real, hash_variant_key, int_key_bit, is_container, read_shallow,

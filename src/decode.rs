@@ -1,8 +1,9 @@
 //! The decoder: bytes of any dialect and version to a [`Variant`] (or, through the same
 //! driver, a borrowed [`VariantRef`](crate::borrowed::VariantRef)), safe on untrusted input.
 //!
-//! One driver reads the bytes for both results; what it builds from them is the business of a
-//! `Build` implementation (owned values here, views into the input in `borrowed.rs`), so
+//! One driver reads the bytes for every result; what it builds from them is the business of a
+//! `Build` implementation (owned values; borrowed values, see `borrowed.rs`; nothing but
+//! dictionary-key fingerprints, `Probe`, for the validating pass of lazy views), so
 //! validation, errors and offsets are the same for both by construction. It is iterative
 //! (containers are an explicit stack), so no input can overflow the thread stack whatever
 //! `max_depth` is; every length is checked against the remaining input before anything is
