@@ -142,7 +142,7 @@ impl Default for Limits {
     }
 }
 
-/// Options of [`decode`](crate::decode).
+/// Options of [`decode`](fn@crate::decode).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct DecodeOptions {
     /// The engine version that wrote the bytes; `None` is the newest of the dialect.
@@ -158,7 +158,7 @@ pub struct DecodeOptions {
     pub keep_leading_bom: bool,
 }
 
-/// Options of [`encode`](crate::encode).
+/// Options of [`encode`](fn@crate::encode).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct EncodeOptions {
     /// The engine version that will read the bytes; `None` is the newest of the dialect.

@@ -1,6 +1,6 @@
 //! The encoder: a [`Variant`] to the bytes an engine of a given dialect and version writes.
 //!
-//! One walk, generic over where the bytes go: a sizing pass ([`Counter`]) computes the exact
+//! One walk, generic over where the bytes go: a sizing pass (`Counter`) computes the exact
 //! length and validates the value (so nothing is allocated for a value that cannot be
 //! written), then the writing pass fills one allocation of exactly that size.
 

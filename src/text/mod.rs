@@ -125,7 +125,7 @@ pub fn to_text_exact(value: &Variant, dialect: Dialect) -> String {
 /// Parses one value in the engines' text syntax (see the [module docs](self) for what is
 /// accepted beyond what the engines write). The syntax of every dialect is accepted whatever
 /// `dialect` says (Godot 3 names in Godot 4 text and the reverse); a value the dialect cannot
-/// hold, such as a StringName for Godot 3, is refused later by [`encode`](crate::encode).
+/// hold, such as a StringName for Godot 3, is refused later by [`encode`](fn@crate::encode).
 ///
 /// ```
 /// use gdvariant::{from_text, Dialect};
