@@ -5,7 +5,7 @@ mod common;
 #[path = "../benches/common/workloads.rs"]
 mod workloads;
 use common::*;
-use gdvariant::borrowed::{ObjectRef, PackedRef};
+use gdvariant::borrowed::{ArrayRef, ObjectRef, PackedRef};
 use gdvariant::*;
 use proptest::prelude::*;
 
@@ -356,4 +356,55 @@ fn keys_made_equal_by_the_engines_reading_are_one_key() {
             "{owned:?}"
         );
     }
+}
+
+/// A view equals the same elements built (`==`, `Debug`), and `get`, `to_vec` and
+/// `into_entries` read what `iter` reads.
+#[test]
+fn views_compare_and_collect_like_built_values() {
+    let o = DecodeOptions {
+        version: Some(G43),
+        allow_objects: true,
+        keep_leading_bom: true,
+        ..Default::default()
+    };
+    let mut views = 0;
+    for f in load("godot4") {
+        let (v, _) = decode_borrowed(&f.bytes, Dialect::Godot4, &o).expect("engine bytes decode");
+        match &v {
+            VariantRef::Array(a) if a.is_lazy() => {
+                let built = ArrayRef::new(a.to_vec(), a.typed.clone());
+                assert!(!built.is_lazy());
+                // `==` is IEEE's for reals (NaN is not equal to itself), as for `Variant`.
+                if !format!("{a:?}").contains("NaN") {
+                    assert_eq!(a, &built, "{}", f.name);
+                }
+                assert_eq!(format!("{a:?}"), format!("{built:?}"), "{}", f.name);
+                for (i, x) in a.iter().enumerate() {
+                    assert_eq!(
+                        format!("{:?}", a.get(i)),
+                        format!("{:?}", Some(x)),
+                        "{}",
+                        f.name
+                    );
+                }
+                assert_eq!(a.get(a.len()), None);
+                views += 1;
+            }
+            VariantRef::Dictionary(d) if d.is_lazy() => {
+                let entries = d.to_vec();
+                assert_eq!(entries.len(), d.len(), "{}", f.name);
+                assert_eq!(d.clone().into_entries(), entries, "{}", f.name);
+                for (k, x) in &entries {
+                    if let VariantRef::String(s) = k {
+                        let got = d.get_str(s);
+                        assert_eq!(format!("{got:?}"), format!("{:?}", Some(x)), "{}", f.name);
+                    }
+                }
+                views += 1;
+            }
+            _ => {}
+        }
+    }
+    assert!(views > 10, "only {views} fixtures were containers");
 }
