@@ -1025,7 +1025,7 @@ impl<'a> VariantRef<'a> {
             R::Transform3D(x) => Variant::Transform3D(x.clone()),
             R::Projection(x) => Variant::Projection(x.clone()),
             R::Color(x) => Variant::Color(*x),
-            R::StringName(s) => Variant::StringName(StringName(s.as_ref().to_owned())),
+            R::StringName(s) => Variant::StringName(StringName(GString::new(s))),
             R::NodePath(p) => Variant::NodePath(Box::new(NodePath {
                 names: owned_strs(&p.names),
                 subnames: owned_strs(&p.subnames),
@@ -1095,7 +1095,7 @@ impl<'a> VariantRef<'a> {
         use VariantRef as R;
         match self {
             R::String(s) => Variant::String(GString::from(s)),
-            R::StringName(s) => Variant::StringName(StringName(s.into_owned())),
+            R::StringName(s) => Variant::StringName(StringName(GString::from(s))),
             R::Transform2D(x) => Variant::Transform2D(x),
             R::Aabb(x) => Variant::Aabb(x),
             R::Basis(x) => Variant::Basis(x),

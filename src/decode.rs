@@ -100,7 +100,8 @@ pub(crate) trait Build<'a>: Sized {
     fn scalar(s: Scalar) -> Self;
     /// A `String` value (its text goes straight into the result's own string type).
     fn string(s: Cow<'a, str>) -> Self;
-    fn string_name(s: Self::Str) -> Self;
+    /// A `StringName` value (its text goes straight into the result's own string type).
+    fn string_name(s: Cow<'a, str>) -> Self;
     fn node_path(names: Vec<Self::Str>, subnames: Vec<Self::Str>, absolute: bool) -> Self;
     fn signal(name: Self::Str, object: u64) -> Self;
     fn byte_array(bytes: &'a [u8]) -> Self;
@@ -232,15 +233,11 @@ impl<'a> Build<'a> for Variant {
     }
     #[inline]
     fn string(s: Cow<'a, str>) -> Variant {
-        // Short text is kept inline by `GString`: no allocation for most keys and names.
-        Variant::String(match s {
-            Cow::Borrowed(s) => GString::new(s),
-            Cow::Owned(s) => GString::from(s),
-        })
+        Variant::String(gstring(s))
     }
     #[inline]
-    fn string_name(s: String) -> Variant {
-        Variant::StringName(StringName(s))
+    fn string_name(s: Cow<'a, str>) -> Variant {
+        Variant::StringName(StringName(gstring(s)))
     }
     fn node_path(names: Vec<String>, subnames: Vec<String>, absolute: bool) -> Variant {
         Variant::NodePath(Box::new(NodePath {
@@ -294,6 +291,16 @@ impl<'a> Build<'a> for Variant {
             Variant::Int(i) => int_key_bit(*i),
             _ => OTHER_KEY_BIT,
         }
+    }
+}
+
+/// Text as a [`GString`]: short text is kept inline, with no allocation (most keys and
+/// names); long text reuses the allocation the engine's reading made, if any.
+#[inline(always)]
+fn gstring(s: Cow<'_, str>) -> GString {
+    match s {
+        Cow::Borrowed(s) => GString::new(s),
+        Cow::Owned(s) => GString::from(s),
     }
 }
 
@@ -924,7 +931,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
         let flag = header & FLAG_64 != 0;
         let wide = flag && dialect.flag64_reals(version, kind);
         let s = match kind {
-            Kind::StringName => return Ok(Step::Value(B::string_name(self.string::<B>()?))),
+            Kind::StringName => return Ok(Step::Value(B::string_name(self.cow_text()?))),
             Kind::Vector2i => Scalar::Vector2i(self.fixed(fixed::vector2i_size(false), |b| {
                 fixed::decode_vector2i(b, false)
             })?),

@@ -713,7 +713,7 @@ impl Reader {
             Kind::Int => Variant::Int(self.int(v)?),
             Kind::Float => Variant::Float(self.real(v)?),
             Kind::String => Variant::String(self.string(v)?.into()),
-            Kind::StringName => Variant::StringName(StringName(self.string(v)?)),
+            Kind::StringName => Variant::StringName(StringName(self.string(v)?.into())),
             Kind::Vector2 => Variant::Vector2(self.vector2(v)?),
             Kind::Vector2i => Variant::Vector2i(self.vector2i(v)?),
             Kind::Rect2 => {

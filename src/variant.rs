@@ -107,13 +107,14 @@ pub enum Variant {
 /// `String` with `.into_string()` or `.to_string()`. It is `compact_str::CompactString`.
 pub type GString = compact_str::CompactString;
 
-/// A `StringName`: an interned string in the engine, a plain string on the wire.
+/// A `StringName`: an interned string in the engine, a plain string on the wire (its text a
+/// [`GString`], short names inline).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
-pub struct StringName(pub String);
+pub struct StringName(pub GString);
 
 impl From<&str> for StringName {
     fn from(s: &str) -> StringName {
-        StringName(s.to_string())
+        StringName(GString::new(s))
     }
 }
 

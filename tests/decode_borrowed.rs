@@ -335,7 +335,7 @@ fn keys_made_equal_by_the_engines_reading_are_one_key() {
     ] {
         let key = |s: &str| {
             if name {
-                Variant::StringName(StringName(s.to_string()))
+                Variant::StringName(StringName(s.into()))
             } else {
                 Variant::from(s)
             }

@@ -198,7 +198,7 @@ impl FromVariant for String {
         match v {
             Variant::String(s) => Ok(s.to_string()),
             // GDScript converts StringName to String implicitly; 4.x `{a = 1}` keys are StringNames.
-            Variant::StringName(s) => Ok(s.0.clone()),
+            Variant::StringName(s) => Ok(s.0.to_string()),
             other => Err(FromVariantError::mismatch("String", other)),
         }
     }
@@ -244,7 +244,7 @@ impl FromVariant for StringName {
     fn from_variant(v: &Variant) -> Result<StringName, FromVariantError> {
         match v {
             Variant::StringName(s) => Ok(s.clone()),
-            Variant::String(s) => Ok(StringName(s.to_string())),
+            Variant::String(s) => Ok(StringName(s.clone())),
             other => Err(FromVariantError::mismatch("StringName", other)),
         }
     }

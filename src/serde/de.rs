@@ -79,7 +79,7 @@ impl<'de> de::Deserializer<'de> for VariantDeserializer {
             Variant::Int(i) => visitor.visit_i64(i),
             Variant::Float(f) => visitor.visit_f64(f),
             Variant::String(s) => visitor.visit_string(s.into_string()),
-            Variant::StringName(s) => visitor.visit_string(s.0),
+            Variant::StringName(s) => visitor.visit_string(s.0.into_string()),
             Variant::NodePath(p) => visitor.visit_string(p.to_string()),
             Variant::Dictionary(d) => visitor.visit_map(MapAccess::new(d.into_entries())),
             Variant::Object(crate::Object::Full(o)) => visitor.visit_map(MapAccess::new(
@@ -143,9 +143,9 @@ impl<'de> de::Deserializer<'de> for VariantDeserializer {
             Variant::String(s) => visitor.visit_enum(IntoDeserializer::<Error>::into_deserializer(
                 s.into_string(),
             )),
-            Variant::StringName(s) => {
-                visitor.visit_enum(IntoDeserializer::<Error>::into_deserializer(s.0))
-            }
+            Variant::StringName(s) => visitor.visit_enum(
+                IntoDeserializer::<Error>::into_deserializer(s.0.into_string()),
+            ),
             Variant::Int(i) => {
                 let index = u32::try_from(i).map_err(|_| {
                     <Error as de::Error>::invalid_value(

@@ -651,7 +651,7 @@ impl<'a> Parser<'a> {
             Tok::Int(i, _) => Variant::Int(i),
             Tok::Float(f) => Variant::Float(f),
             Tok::Str(s) => Variant::String(s.into()),
-            Tok::StrName(s) => Variant::StringName(StringName(s)),
+            Tok::StrName(s) => Variant::StringName(StringName(s.into())),
             Tok::NodePathLit(s) => Variant::NodePath(Box::new(NodePath::parse(&s))),
             Tok::Color(c) => Variant::Color(c),
             Tok::LBracket => {
@@ -878,7 +878,7 @@ impl<'a> Parser<'a> {
                 self.expect(Tok::LParen)?;
                 let s = self.string_arg()?;
                 self.expect(Tok::RParen)?;
-                Variant::StringName(StringName(s))
+                Variant::StringName(StringName(s.into()))
             }
             // `RID()` or `RID(id)`; 4.x reads the id as a 64-bit number.
             "RID" => {

@@ -204,7 +204,7 @@ pub fn godot4_value() -> BoxedStrategy<Variant> {
         v4.clone().prop_map(Variant::Vector4),
         prop::array::uniform4(v4.clone())
             .prop_map(|c| Variant::Projection(Box::new(Projection::new(c)))),
-        text().prop_map(|s| Variant::StringName(StringName(s))),
+        text().prop_map(|s| Variant::StringName(StringName(s.into()))),
         prop::collection::vec(any::<i64>(), 0..5).prop_map(Variant::PackedInt64Array),
         prop::collection::vec(real64(), 0..5).prop_map(Variant::PackedFloat64Array),
         prop::collection::vec(v4, 0..3).prop_map(Variant::PackedVector4Array),
