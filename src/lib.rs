@@ -43,3 +43,8 @@ pub use math::*;
 pub use text::{from_text, to_text, to_text_exact, TextError};
 pub use variant::*;
 pub use version::Version;
+
+/// The README's Rust examples, compiled and run as doc-tests so that they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;
