@@ -133,6 +133,28 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+    /// Random trees of every type (nested and deep arrays and dictionaries, typed arrays,
+    /// all leaf types): the views agree with `decode` element by element, in both dialects.
+    #[test]
+    fn random_trees_read_the_same_through_the_views(
+        g3 in common::textgen::godot3_value(),
+        g4 in common::textgen::godot4_value(),
+    ) {
+        for (value, dialect) in [(g3, Dialect::Godot3), (g4, Dialect::Godot4)] {
+            let eo = EncodeOptions { round_reals: true, ..Default::default() };
+            let bytes = encode(&value, dialect, &eo);
+            prop_assert!(bytes.is_ok(), "{dialect}: {bytes:?}");
+            let bytes = bytes.unwrap_or_default();
+            let o = options(false, None);
+            if let Err(e) = agree(&bytes, dialect, &o) {
+                prop_assert!(false, "{dialect}: {e}");
+            }
+        }
+    }
+}
+
 fn inside(part: &[u8], whole: &[u8]) -> bool {
     let (p, w) = (part.as_ptr() as usize, whole.as_ptr() as usize);
     p >= w && p + part.len() <= w + whole.len()
