@@ -297,6 +297,13 @@ impl<'a, T> Items<'a, T> {
     }
 }
 
+/// Views compare by their elements, whether read from the input or built.
+impl<'a, T: Item<'a> + PartialEq> PartialEq for Items<'a, T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
 /// What a view's iteration yields: an element, or an entry (a key, then its value).
 trait Item<'a>: Clone {
     fn read(span: &Span<'a>, pos: &mut usize) -> Option<Self>;
@@ -321,7 +328,7 @@ impl<'a> Item<'a> for (VariantRef<'a>, VariantRef<'a>) {
 /// [`ArrayRef::iter`] reads each element once per pass, in order; [`ArrayRef::get`] walks to
 /// its element, so for random access take [`ArrayRef::to_vec`] once. Nested containers are
 /// views too.
-#[derive(Clone)]
+#[derive(Clone, PartialEq)]
 pub struct ArrayRef<'a> {
     items: Items<'a, VariantRef<'a>>,
     /// The element type of a typed array; `None` when untyped.
@@ -389,12 +396,6 @@ impl<'a, 'r> IntoIterator for &'r ArrayRef<'a> {
     }
 }
 
-impl PartialEq for ArrayRef<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.typed == other.typed && self.len() == other.len() && self.iter().eq(other.iter())
-    }
-}
-
 impl std::fmt::Debug for ArrayRef<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mut list = f.debug_list();
@@ -417,7 +418,8 @@ enum Iter<'a, 'r, T> {
     Built(std::slice::Iter<'r, T>),
 }
 
-impl<'a, T: Item<'a>> Iter<'a, '_, T> {
+impl<'a, T: Item<'a>> Iterator for Iter<'a, '_, T> {
+    type Item = T;
     #[inline]
     fn next(&mut self) -> Option<T> {
         match self {
@@ -436,11 +438,12 @@ impl<'a, T: Item<'a>> Iter<'a, '_, T> {
         }
     }
 
-    fn len(&self) -> usize {
-        match self {
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = match self {
             Iter::Lazy { left, .. } => *left as usize,
             Iter::Built(it) => it.len(),
-        }
+        };
+        (n, Some(n))
     }
 }
 
@@ -455,8 +458,7 @@ impl<'a> Iterator for ArrayIter<'a, '_> {
         self.inner.next()
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.inner.len();
-        (n, Some(n))
+        self.inner.size_hint()
     }
 }
 
@@ -464,7 +466,7 @@ impl ExactSizeIterator for ArrayIter<'_, '_> {}
 
 /// A borrowed [`Dictionary`]: a view that reads its entries from the input as they are asked
 /// for, in insertion order, keys unique (see [`decode_borrowed`] for repeated keys).
-#[derive(Clone)]
+#[derive(Clone, PartialEq)]
 pub struct DictionaryRef<'a> {
     entries: Items<'a, (VariantRef<'a>, VariantRef<'a>)>,
     /// The key and value types of a typed dictionary; `None` when untyped.
@@ -534,12 +536,6 @@ impl<'a, 'r> IntoIterator for &'r DictionaryRef<'a> {
     }
 }
 
-impl PartialEq for DictionaryRef<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.typed == other.typed && self.len() == other.len() && self.iter().eq(other.iter())
-    }
-}
-
 impl std::fmt::Debug for DictionaryRef<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mut map = f.debug_map();
@@ -563,8 +559,7 @@ impl<'a> Iterator for DictionaryIter<'a, '_> {
         self.inner.next()
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.inner.len();
-        (n, Some(n))
+        self.inner.size_hint()
     }
 }
 
