@@ -14,9 +14,8 @@ use crate::decode::{
 use crate::dialect::{DecodeOptions, Dialect};
 use crate::error::DecodeError;
 use crate::generated::kinds::Kind;
-use crate::generated::layouts as fixed;
 use crate::layout::{read_u32, read_u64};
-use crate::math::*;
+use crate::layout::{Component, FixedLayout, PackedLayout, PackedValue};
 use crate::quirks;
 use crate::variant::*;
 use std::borrow::Cow;
@@ -66,99 +65,7 @@ pub fn decode_borrowed<'a>(
     Ok((Span::open(bytes, 0, ctx, shallow), used))
 }
 
-/// A Godot value borrowed from encoded bytes: [`Variant`] with its text as `Cow<'a, str>`
-/// (borrowed, except for the rare string the engine's reading changes) and its packed
-/// arrays as views ([`PackedRef`]) of the input.
-///
-/// The type information of typed containers is owned (it is small and rare).
-#[derive(Clone, Debug, PartialEq, Default)]
-pub enum VariantRef<'a> {
-    /// `null`.
-    #[default]
-    Nil,
-    /// `bool`.
-    Bool(bool),
-    /// `int`.
-    Int(i64),
-    /// `float`.
-    Float(f64),
-    /// `String`.
-    String(Cow<'a, str>),
-    /// `Vector2`.
-    Vector2(Vector2),
-    /// `Vector2i`.
-    Vector2i(Vector2i),
-    /// `Rect2`.
-    Rect2(Rect2),
-    /// `Rect2i`.
-    Rect2i(Rect2i),
-    /// `Vector3`.
-    Vector3(Vector3),
-    /// `Vector3i`.
-    Vector3i(Vector3i),
-    /// `Transform2D`.
-    Transform2D(Box<Transform2D>),
-    /// `Vector4`.
-    Vector4(Vector4),
-    /// `Vector4i`.
-    Vector4i(Vector4i),
-    /// `Plane`.
-    Plane(Plane),
-    /// `Quaternion`.
-    Quaternion(Quaternion),
-    /// `AABB`.
-    Aabb(Box<Aabb>),
-    /// `Basis`.
-    Basis(Box<Basis>),
-    /// `Transform3D`.
-    Transform3D(Box<Transform3D>),
-    /// `Projection`.
-    Projection(Box<Projection>),
-    /// `Color`.
-    Color(Color),
-    /// `StringName`.
-    StringName(Cow<'a, str>),
-    /// `NodePath`.
-    NodePath(Box<NodePathRef<'a>>),
-    /// `RID`.
-    Rid(u64),
-    /// `Object`.
-    Object(ObjectRef<'a>),
-    /// `Callable`.
-    Callable,
-    /// `Signal`.
-    Signal(SignalRef<'a>),
-    /// `Dictionary`, in insertion order.
-    Dictionary(DictionaryRef<'a>),
-    /// `Array`.
-    Array(ArrayRef<'a>),
-    /// `PackedByteArray`: the bytes themselves.
-    PackedByteArray(&'a [u8]),
-    /// `PackedInt32Array`.
-    PackedInt32Array(PackedRef<'a, i32>),
-    /// `PackedInt64Array`.
-    PackedInt64Array(PackedRef<'a, i64>),
-    /// `PackedFloat32Array`.
-    PackedFloat32Array(PackedRef<'a, f32>),
-    /// `PackedFloat64Array`.
-    PackedFloat64Array(PackedRef<'a, f64>),
-    /// `PackedStringArray`.
-    PackedStringArray(Vec<Cow<'a, str>>),
-    /// `PackedVector2Array`.
-    PackedVector2Array(PackedRef<'a, Vector2>),
-    /// `PoolVector2iArray` (Pandemonium).
-    PackedVector2iArray(PackedRef<'a, Vector2i>),
-    /// `PackedVector3Array`.
-    PackedVector3Array(PackedRef<'a, Vector3>),
-    /// `PoolVector3iArray` (Pandemonium).
-    PackedVector3iArray(PackedRef<'a, Vector3i>),
-    /// `PackedColorArray`.
-    PackedColorArray(PackedRef<'a, Color>),
-    /// `PackedVector4Array`.
-    PackedVector4Array(PackedRef<'a, Vector4>),
-    /// `PoolVector4iArray` (Pandemonium).
-    PackedVector4iArray(PackedRef<'a, Vector4i>),
-}
+pub use crate::generated::value::VariantRef;
 
 /// A borrowed [`NodePath`].
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -729,74 +636,56 @@ packed_number!(
     PackedFloat64Array
 );
 
-macro_rules! packed_layout {
-    ($t:ty, $size:path, $decode:path, $variant:ident) => {
-        impl PackedElement for $t {
-            #[inline]
-            fn size(wide: bool) -> usize {
-                $size(wide)
-            }
-            #[inline]
-            fn read(b: &[u8], wide: bool) -> $t {
-                $decode(b, wide)
-            }
-        }
-        impl sealed::Wrap for $t {
-            fn into_variant(v: Vec<$t>) -> Variant {
-                Variant::$variant(v)
-            }
-            fn into_ref(v: PackedRef<'_, $t>) -> VariantRef<'_> {
-                VariantRef::$variant(v)
-            }
-        }
-    };
+// Every packed array of a fixed layout (generated from the spec's `packed:` kinds).
+impl<T: PackedLayout> PackedElement for T {
+    #[inline]
+    fn size(wide: bool) -> usize {
+        T::size(wide)
+    }
+    #[inline]
+    fn read(b: &[u8], wide: bool) -> T {
+        <T as FixedLayout>::read(b, wide)
+    }
 }
 
-packed_layout!(
-    Vector2,
-    fixed::vector2_size,
-    fixed::decode_vector2,
-    PackedVector2Array
-);
-packed_layout!(
-    Vector3,
-    fixed::vector3_size,
-    fixed::decode_vector3,
-    PackedVector3Array
-);
-packed_layout!(
-    Vector4,
-    fixed::vector4_size,
-    fixed::decode_vector4,
-    PackedVector4Array
-);
-packed_layout!(
-    Vector2i,
-    fixed::vector2i_size,
-    fixed::decode_vector2i,
-    PackedVector2iArray
-);
-packed_layout!(
-    Vector3i,
-    fixed::vector3i_size,
-    fixed::decode_vector3i,
-    PackedVector3iArray
-);
-packed_layout!(
-    Vector4i,
-    fixed::vector4i_size,
-    fixed::decode_vector4i,
-    PackedVector4iArray
-);
-// Colors are always 4-byte floats, whatever FLAG_64 says (`encode_variant`, PACKED_COLOR_ARRAY).
-packed_layout!(Color, color_size, color_decode, PackedColorArray);
-
-fn color_size(_: bool) -> usize {
-    fixed::color_size(false)
+impl<T: PackedLayout> sealed::Wrap for T {
+    fn into_variant(v: Vec<T>) -> Variant {
+        T::pack(v)
+    }
+    fn into_ref(v: PackedRef<'_, T>) -> VariantRef<'_> {
+        T::pack_ref(v)
+    }
 }
 
-fn color_decode(b: &[u8], _: bool) -> Color {
-    fixed::decode_color(b, false)
+impl<T: PackedLayout> PackedValue for PackedRef<'_, T> {
+    fn kind(&self) -> Kind {
+        T::PACKED_KIND
+    }
+    fn element(&self) -> Kind {
+        T::KIND
+    }
+    fn components(&self) -> &'static [Component] {
+        T::COMPONENTS
+    }
+    fn len(&self) -> usize {
+        PackedRef::len(self)
+    }
+    fn visit(&self, f: &mut dyn FnMut(f64)) {
+        for x in self.iter() {
+            FixedLayout::visit(&x, f);
+        }
+    }
+    fn element_variant(&self, i: usize) -> Option<Variant> {
+        self.get(i).map(FixedLayout::into_variant)
+    }
+    fn element_size(&self, wide: bool) -> usize {
+        T::size(wide)
+    }
+    fn write(&self, wide: bool, out: &mut Vec<u8>) {
+        for x in self.iter() {
+            FixedLayout::write(&x, wide, out);
+        }
+    }
 }
 
 impl<'a> Build<'a> for VariantRef<'a> {
@@ -807,28 +696,16 @@ impl<'a> Build<'a> for VariantRef<'a> {
         s
     }
     #[inline]
+    fn fixed<T: FixedLayout>(x: T) -> VariantRef<'a> {
+        x.into_ref()
+    }
+    #[inline]
     fn scalar(s: Scalar) -> VariantRef<'a> {
         match s {
             Scalar::Nil => VariantRef::Nil,
             Scalar::Bool(x) => VariantRef::Bool(x),
             Scalar::Int(x) => VariantRef::Int(x),
             Scalar::Float(x) => VariantRef::Float(x),
-            Scalar::Vector2(x) => VariantRef::Vector2(x),
-            Scalar::Vector2i(x) => VariantRef::Vector2i(x),
-            Scalar::Rect2(x) => VariantRef::Rect2(x),
-            Scalar::Rect2i(x) => VariantRef::Rect2i(x),
-            Scalar::Vector3(x) => VariantRef::Vector3(x),
-            Scalar::Vector3i(x) => VariantRef::Vector3i(x),
-            Scalar::Transform2D(x) => VariantRef::Transform2D(x),
-            Scalar::Vector4(x) => VariantRef::Vector4(x),
-            Scalar::Vector4i(x) => VariantRef::Vector4i(x),
-            Scalar::Plane(x) => VariantRef::Plane(x),
-            Scalar::Quaternion(x) => VariantRef::Quaternion(x),
-            Scalar::Aabb(x) => VariantRef::Aabb(x),
-            Scalar::Basis(x) => VariantRef::Basis(x),
-            Scalar::Transform3D(x) => VariantRef::Transform3D(x),
-            Scalar::Projection(x) => VariantRef::Projection(x),
-            Scalar::Color(x) => VariantRef::Color(x),
             Scalar::Rid(x) => VariantRef::Rid(x),
             Scalar::Callable => VariantRef::Callable,
             Scalar::ObjectNull => VariantRef::Object(ObjectRef::Null),
@@ -946,54 +823,6 @@ fn into_strs(v: Vec<Cow<'_, str>>) -> Vec<String> {
 }
 
 impl<'a> VariantRef<'a> {
-    /// The kind of this value.
-    pub fn kind(&self) -> Kind {
-        match self {
-            VariantRef::Nil => Kind::Nil,
-            VariantRef::Bool(_) => Kind::Bool,
-            VariantRef::Int(_) => Kind::Int,
-            VariantRef::Float(_) => Kind::Float,
-            VariantRef::String(_) => Kind::String,
-            VariantRef::Vector2(_) => Kind::Vector2,
-            VariantRef::Vector2i(_) => Kind::Vector2i,
-            VariantRef::Rect2(_) => Kind::Rect2,
-            VariantRef::Rect2i(_) => Kind::Rect2i,
-            VariantRef::Vector3(_) => Kind::Vector3,
-            VariantRef::Vector3i(_) => Kind::Vector3i,
-            VariantRef::Transform2D(_) => Kind::Transform2D,
-            VariantRef::Vector4(_) => Kind::Vector4,
-            VariantRef::Vector4i(_) => Kind::Vector4i,
-            VariantRef::Plane(_) => Kind::Plane,
-            VariantRef::Quaternion(_) => Kind::Quaternion,
-            VariantRef::Aabb(_) => Kind::Aabb,
-            VariantRef::Basis(_) => Kind::Basis,
-            VariantRef::Transform3D(_) => Kind::Transform3D,
-            VariantRef::Projection(_) => Kind::Projection,
-            VariantRef::Color(_) => Kind::Color,
-            VariantRef::StringName(_) => Kind::StringName,
-            VariantRef::NodePath(_) => Kind::NodePath,
-            VariantRef::Rid(_) => Kind::Rid,
-            VariantRef::Object(_) => Kind::Object,
-            VariantRef::Callable => Kind::Callable,
-            VariantRef::Signal(_) => Kind::Signal,
-            VariantRef::Dictionary(_) => Kind::Dictionary,
-            VariantRef::Array(_) => Kind::Array,
-            VariantRef::PackedByteArray(_) => Kind::PackedByteArray,
-            VariantRef::PackedInt32Array(_) => Kind::PackedInt32Array,
-            VariantRef::PackedInt64Array(_) => Kind::PackedInt64Array,
-            VariantRef::PackedFloat32Array(_) => Kind::PackedFloat32Array,
-            VariantRef::PackedFloat64Array(_) => Kind::PackedFloat64Array,
-            VariantRef::PackedStringArray(_) => Kind::PackedStringArray,
-            VariantRef::PackedVector2Array(_) => Kind::PackedVector2Array,
-            VariantRef::PackedVector2iArray(_) => Kind::PackedVector2iArray,
-            VariantRef::PackedVector3Array(_) => Kind::PackedVector3Array,
-            VariantRef::PackedVector3iArray(_) => Kind::PackedVector3iArray,
-            VariantRef::PackedColorArray(_) => Kind::PackedColorArray,
-            VariantRef::PackedVector4Array(_) => Kind::PackedVector4Array,
-            VariantRef::PackedVector4iArray(_) => Kind::PackedVector4iArray,
-        }
-    }
-
     /// The owned [`Variant`] with the same value (text and packed arrays copied).
     #[allow(clippy::should_implement_trait)]
     pub fn to_owned(&self) -> Variant {
@@ -1004,22 +833,6 @@ impl<'a> VariantRef<'a> {
             R::Int(x) => Variant::Int(*x),
             R::Float(x) => Variant::Float(*x),
             R::String(s) => Variant::String(GString::new(s)),
-            R::Vector2(x) => Variant::Vector2(*x),
-            R::Vector2i(x) => Variant::Vector2i(*x),
-            R::Rect2(x) => Variant::Rect2(*x),
-            R::Rect2i(x) => Variant::Rect2i(*x),
-            R::Vector3(x) => Variant::Vector3(*x),
-            R::Vector3i(x) => Variant::Vector3i(*x),
-            R::Transform2D(x) => Variant::Transform2D(x.clone()),
-            R::Vector4(x) => Variant::Vector4(*x),
-            R::Vector4i(x) => Variant::Vector4i(*x),
-            R::Plane(x) => Variant::Plane(*x),
-            R::Quaternion(x) => Variant::Quaternion(*x),
-            R::Aabb(x) => Variant::Aabb(x.clone()),
-            R::Basis(x) => Variant::Basis(x.clone()),
-            R::Transform3D(x) => Variant::Transform3D(x.clone()),
-            R::Projection(x) => Variant::Projection(x.clone()),
-            R::Color(x) => Variant::Color(*x),
             R::StringName(s) => Variant::StringName(StringName(GString::new(s))),
             R::NodePath(p) => Variant::NodePath(Box::new(NodePath {
                 names: owned_strs(&p.names),
@@ -1074,13 +887,8 @@ impl<'a> VariantRef<'a> {
             R::PackedFloat32Array(p) => Variant::PackedFloat32Array(p.to_vec()),
             R::PackedFloat64Array(p) => Variant::PackedFloat64Array(p.to_vec()),
             R::PackedStringArray(v) => Variant::PackedStringArray(owned_strs(v)),
-            R::PackedVector2Array(p) => Variant::PackedVector2Array(p.to_vec()),
-            R::PackedVector2iArray(p) => Variant::PackedVector2iArray(p.to_vec()),
-            R::PackedVector3Array(p) => Variant::PackedVector3Array(p.to_vec()),
-            R::PackedVector3iArray(p) => Variant::PackedVector3iArray(p.to_vec()),
-            R::PackedColorArray(p) => Variant::PackedColorArray(p.to_vec()),
-            R::PackedVector4Array(p) => Variant::PackedVector4Array(p.to_vec()),
-            R::PackedVector4iArray(p) => Variant::PackedVector4iArray(p.to_vec()),
+            // Every other kind is a fixed layout or a packed array of one (generated).
+            other => other.fixed_to_owned().unwrap_or_default(),
         }
     }
 
@@ -1091,11 +899,6 @@ impl<'a> VariantRef<'a> {
         match self {
             R::String(s) => Variant::String(GString::from(s)),
             R::StringName(s) => Variant::StringName(StringName(GString::from(s))),
-            R::Transform2D(x) => Variant::Transform2D(x),
-            R::Aabb(x) => Variant::Aabb(x),
-            R::Basis(x) => Variant::Basis(x),
-            R::Transform3D(x) => Variant::Transform3D(x),
-            R::Projection(x) => Variant::Projection(x),
             R::NodePath(p) => Variant::NodePath(Box::new(NodePath {
                 names: into_strs(p.names),
                 subnames: into_strs(p.subnames),

@@ -15,9 +15,9 @@ use crate::borrowed::PackedElement;
 use crate::dialect::{DecodeOptions, Dialect};
 use crate::error::DecodeError;
 use crate::generated::kinds::{Feature, Kind};
-use crate::generated::layouts as fixed;
+use crate::generated::value::{with_fixed, with_packed};
+use crate::layout::FixedLayout;
 use crate::layout::{read_u32, read_u64};
-use crate::math::*;
 use crate::quirks::{self, FLAG_64};
 use crate::variant::*;
 use crate::version::Version;
@@ -64,22 +64,6 @@ pub(crate) enum Scalar {
     Bool(bool),
     Int(i64),
     Float(f64),
-    Vector2(Vector2),
-    Vector2i(Vector2i),
-    Rect2(Rect2),
-    Rect2i(Rect2i),
-    Vector3(Vector3),
-    Vector3i(Vector3i),
-    Transform2D(Box<Transform2D>),
-    Vector4(Vector4),
-    Vector4i(Vector4i),
-    Plane(Plane),
-    Quaternion(Quaternion),
-    Aabb(Box<Aabb>),
-    Basis(Box<Basis>),
-    Transform3D(Box<Transform3D>),
-    Projection(Box<Projection>),
-    Color(Color),
     Rid(u64),
     Callable,
     ObjectNull,
@@ -98,6 +82,8 @@ pub(crate) trait Build<'a>: Sized {
     type Entries: Entries<Self>;
     fn text(s: Cow<'a, str>) -> Self::Str;
     fn scalar(s: Scalar) -> Self;
+    /// A fixed-layout (math) value.
+    fn fixed<T: FixedLayout>(x: T) -> Self;
     /// A `String` value (its text goes straight into the result's own string type).
     fn string(s: Cow<'a, str>) -> Self;
     /// A `StringName` value (its text goes straight into the result's own string type).
@@ -203,28 +189,16 @@ impl<'a> Build<'a> for Variant {
         s.into_owned()
     }
     #[inline]
+    fn fixed<T: FixedLayout>(x: T) -> Variant {
+        x.into_variant()
+    }
+    #[inline]
     fn scalar(s: Scalar) -> Variant {
         match s {
             Scalar::Nil => Variant::Nil,
             Scalar::Bool(x) => Variant::Bool(x),
             Scalar::Int(x) => Variant::Int(x),
             Scalar::Float(x) => Variant::Float(x),
-            Scalar::Vector2(x) => Variant::Vector2(x),
-            Scalar::Vector2i(x) => Variant::Vector2i(x),
-            Scalar::Rect2(x) => Variant::Rect2(x),
-            Scalar::Rect2i(x) => Variant::Rect2i(x),
-            Scalar::Vector3(x) => Variant::Vector3(x),
-            Scalar::Vector3i(x) => Variant::Vector3i(x),
-            Scalar::Transform2D(x) => Variant::Transform2D(x),
-            Scalar::Vector4(x) => Variant::Vector4(x),
-            Scalar::Vector4i(x) => Variant::Vector4i(x),
-            Scalar::Plane(x) => Variant::Plane(x),
-            Scalar::Quaternion(x) => Variant::Quaternion(x),
-            Scalar::Aabb(x) => Variant::Aabb(x),
-            Scalar::Basis(x) => Variant::Basis(x),
-            Scalar::Transform3D(x) => Variant::Transform3D(x),
-            Scalar::Projection(x) => Variant::Projection(x),
-            Scalar::Color(x) => Variant::Color(x),
             Scalar::Rid(x) => Variant::Rid(x),
             Scalar::Callable => Variant::Callable,
             Scalar::ObjectNull => Variant::Object(Object::Null),
@@ -898,12 +872,6 @@ impl<'a, 'o> Decoder<'a, 'o> {
                 put(B::string(self.cow_text()?));
                 return Ok(None);
             }
-            Kind::Vector2 => {
-                let wide = flag && dialect.flag64_reals(version, kind);
-                Scalar::Vector2(self.fixed(fixed::vector2_size(wide), |b| {
-                    fixed::decode_vector2(b, wide)
-                })?)
-            }
             _ => {
                 return match self.other(at, header, kind)? {
                     Step::Value(v) => {
@@ -930,61 +898,20 @@ impl<'a, 'o> Decoder<'a, 'o> {
         let (dialect, version) = (self.dialect, self.version);
         let flag = header & FLAG_64 != 0;
         let wide = flag && dialect.flag64_reals(version, kind);
+        // Fixed layouts and packed arrays of them: one generic read each (the spec's kinds).
+        let fixed = with_fixed!(kind, T => {
+            let v = self.fixed(<T as FixedLayout>::size(wide), |b| <T as FixedLayout>::read(b, wide))?;
+            Some(B::fixed(v))
+        }, _ => None);
+        if let Some(v) = fixed {
+            return Ok(Step::Value(v));
+        }
+        let packed = with_packed!(kind, T => Some(self.packed::<B, T>(wide)?), _ => None);
+        if let Some(v) = packed {
+            return Ok(Step::Value(v));
+        }
         let s = match kind {
             Kind::StringName => return Ok(Step::Value(B::string_name(self.cow_text()?))),
-            Kind::Vector2i => Scalar::Vector2i(self.fixed(fixed::vector2i_size(false), |b| {
-                fixed::decode_vector2i(b, false)
-            })?),
-            Kind::Rect2 => Scalar::Rect2(
-                self.fixed(fixed::rect2_size(wide), |b| fixed::decode_rect2(b, wide))?,
-            ),
-            Kind::Rect2i => Scalar::Rect2i(self.fixed(fixed::rect2i_size(false), |b| {
-                fixed::decode_rect2i(b, false)
-            })?),
-            Kind::Vector3 => Scalar::Vector3(self.fixed(fixed::vector3_size(wide), |b| {
-                fixed::decode_vector3(b, wide)
-            })?),
-            Kind::Vector3i => Scalar::Vector3i(self.fixed(fixed::vector3i_size(false), |b| {
-                fixed::decode_vector3i(b, false)
-            })?),
-            Kind::Transform2D => Scalar::Transform2D(Box::new(
-                self.fixed(fixed::transform2d_size(wide), |b| {
-                    fixed::decode_transform2d(b, wide)
-                })?,
-            )),
-            Kind::Vector4 => Scalar::Vector4(self.fixed(fixed::vector4_size(wide), |b| {
-                fixed::decode_vector4(b, wide)
-            })?),
-            Kind::Vector4i => Scalar::Vector4i(self.fixed(fixed::vector4i_size(false), |b| {
-                fixed::decode_vector4i(b, false)
-            })?),
-            Kind::Plane => Scalar::Plane(
-                self.fixed(fixed::plane_size(wide), |b| fixed::decode_plane(b, wide))?,
-            ),
-            Kind::Quaternion => {
-                Scalar::Quaternion(self.fixed(fixed::quaternion_size(wide), |b| {
-                    fixed::decode_quaternion(b, wide)
-                })?)
-            }
-            Kind::Aabb => Scalar::Aabb(Box::new(
-                self.fixed(fixed::aabb_size(wide), |b| fixed::decode_aabb(b, wide))?,
-            )),
-            Kind::Basis => Scalar::Basis(Box::new(
-                self.fixed(fixed::basis_size(wide), |b| fixed::decode_basis(b, wide))?,
-            )),
-            Kind::Transform3D => Scalar::Transform3D(Box::new(
-                self.fixed(fixed::transform3d_size(wide), |b| {
-                    fixed::decode_transform3d(b, wide)
-                })?,
-            )),
-            Kind::Projection => {
-                Scalar::Projection(Box::new(self.fixed(fixed::projection_size(wide), |b| {
-                    fixed::decode_projection(b, wide)
-                })?))
-            }
-            Kind::Color => Scalar::Color(
-                self.fixed(fixed::color_size(false), |b| fixed::decode_color(b, false))?,
-            ),
             Kind::NodePath => return Ok(Step::Value(self.node_path::<B>()?)),
             Kind::Rid => {
                 if dialect.has_feature(version, Feature::RidPayload) {
@@ -1065,13 +992,6 @@ impl<'a, 'o> Decoder<'a, 'o> {
             Kind::PackedInt64Array => return Ok(Step::Value(self.packed::<B, i64>(wide)?)),
             Kind::PackedFloat32Array => return Ok(Step::Value(self.packed::<B, f32>(wide)?)),
             Kind::PackedFloat64Array => return Ok(Step::Value(self.packed::<B, f64>(wide)?)),
-            Kind::PackedVector2Array => return Ok(Step::Value(self.packed::<B, Vector2>(wide)?)),
-            Kind::PackedVector3Array => return Ok(Step::Value(self.packed::<B, Vector3>(wide)?)),
-            Kind::PackedVector4Array => return Ok(Step::Value(self.packed::<B, Vector4>(wide)?)),
-            Kind::PackedVector2iArray => return Ok(Step::Value(self.packed::<B, Vector2i>(wide)?)),
-            Kind::PackedVector3iArray => return Ok(Step::Value(self.packed::<B, Vector3i>(wide)?)),
-            Kind::PackedVector4iArray => return Ok(Step::Value(self.packed::<B, Vector4i>(wide)?)),
-            Kind::PackedColorArray => return Ok(Step::Value(self.packed::<B, Color>(wide)?)),
             Kind::PackedStringArray => {
                 let at = self.pos;
                 let n = self.u32()? as i32;
@@ -1325,6 +1245,15 @@ impl<'a> Build<'a> for Probe<'a> {
         s
     }
     #[inline]
+    fn fixed<T: FixedLayout>(x: T) -> Probe<'a> {
+        // Every component through `hash_key_real` (integers and f32 widen exactly), so values
+        // that compare equal as keys get the same fingerprint.
+        Probe::Fingerprint(fingerprint(|h| {
+            T::KIND.hash(h);
+            x.visit(&mut |c| hash_key_real(c, h));
+        }))
+    }
+    #[inline]
     fn scalar(s: Scalar) -> Probe<'a> {
         // The common key types straight from the scalar, reals through `hash_key_real` (the
         // one place that says how keys compare reals). Not `hash_variant_key` over a built
@@ -1337,18 +1266,6 @@ impl<'a> Build<'a> for Probe<'a> {
                 hash_key_real(x, h)
             }
             Scalar::Bool(b) => (Kind::Bool, b).hash(h),
-            Scalar::Vector2(v) => {
-                Kind::Vector2.hash(h);
-                [v.x, v.y].into_iter().for_each(|x| hash_key_real(x, h))
-            }
-            Scalar::Vector3(v) => {
-                Kind::Vector3.hash(h);
-                [v.x, v.y, v.z]
-                    .into_iter()
-                    .for_each(|x| hash_key_real(x, h))
-            }
-            Scalar::Vector2i(v) => (Kind::Vector2i, v.x, v.y).hash(h),
-            Scalar::Vector3i(v) => (Kind::Vector3i, v.x, v.y, v.z).hash(h),
             Scalar::Rid(r) => (Kind::Rid, r).hash(h),
             // Identity as a key not worked out: the kind alone (conservative, see above).
             other => <Variant as Build<'a>>::scalar(other).kind().hash(h),

@@ -7,9 +7,8 @@
 use crate::dialect::{Dialect, EncodeOptions};
 use crate::error::EncodeError;
 use crate::generated::kinds::{Feature, Kind};
-use crate::generated::layouts as fixed;
 use crate::layout::{fits_f32, real_to_f32_bits};
-use crate::math::*;
+use crate::layout::{FixedValue, PackedValue};
 use crate::quirks::{self, FLAG_64};
 use crate::variant::*;
 use crate::version::Version;
@@ -338,6 +337,23 @@ impl<'o, S: Sink> Encoder<'o, S> {
         Ok(false)
     }
 
+    /// [`Encoder::wide`] over the reals that `visit` gives (those of a math value).
+    fn wide_visit(
+        &self,
+        kind: Kind,
+        visit: impl FnOnce(&mut dyn FnMut(f64)),
+    ) -> Result<bool, EncodeError> {
+        let mut bad = None;
+        if S::CHECKS && !self.options.round_reals {
+            visit(&mut |r| {
+                if bad.is_none() && !fits_f32(r) {
+                    bad = Some(r);
+                }
+            });
+        }
+        self.wide(kind, bad)
+    }
+
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     fn header(&mut self, kind: Kind, flags: u32) -> Result<(), EncodeError> {
@@ -346,17 +362,11 @@ impl<'o, S: Sink> Encoder<'o, S> {
         Ok(())
     }
 
-    fn fixed<T>(
-        &mut self,
-        kind: Kind,
-        v: &T,
-        reals: impl IntoIterator<Item = f64>,
-        size: fn(bool) -> usize,
-        enc: fn(&T, bool, &mut Vec<u8>),
-    ) -> Result<(), EncodeError> {
-        let wide = self.wide(kind, reals)?;
+    fn fixed(&mut self, v: &dyn FixedValue) -> Result<(), EncodeError> {
+        let kind = v.kind();
+        let wide = self.wide_visit(kind, |f| v.visit_reals(f))?;
         self.header(kind, if wide { FLAG_64 } else { 0 })?;
-        self.out.layout(size(wide), |o| enc(v, wide, o));
+        self.out.layout(v.size(wide), |o| v.write(wide, o));
         Ok(())
     }
 
@@ -440,129 +450,6 @@ impl<'o, S: Sink> Encoder<'o, S> {
             Variant::StringName(s) => {
                 self.header(Kind::StringName, 0)?;
                 self.string(&s.0)?;
-            }
-            Variant::Vector2(x) => self.fixed(
-                Kind::Vector2,
-                x,
-                [x.x, x.y],
-                fixed::vector2_size,
-                fixed::encode_vector2,
-            )?,
-            Variant::Vector2i(x) => self.fixed(
-                Kind::Vector2i,
-                x,
-                [],
-                fixed::vector2i_size,
-                fixed::encode_vector2i,
-            )?,
-            Variant::Rect2(x) => self.fixed(
-                Kind::Rect2,
-                x,
-                [x.position.x, x.position.y, x.size.x, x.size.y],
-                fixed::rect2_size,
-                fixed::encode_rect2,
-            )?,
-            Variant::Rect2i(x) => self.fixed(
-                Kind::Rect2i,
-                x,
-                [],
-                fixed::rect2i_size,
-                fixed::encode_rect2i,
-            )?,
-            Variant::Vector3(x) => self.fixed(
-                Kind::Vector3,
-                x,
-                [x.x, x.y, x.z],
-                fixed::vector3_size,
-                fixed::encode_vector3,
-            )?,
-            Variant::Vector3i(x) => self.fixed(
-                Kind::Vector3i,
-                x,
-                [],
-                fixed::vector3i_size,
-                fixed::encode_vector3i,
-            )?,
-            Variant::Transform2D(x) => self.fixed(
-                Kind::Transform2D,
-                &**x,
-                [x.x.x, x.x.y, x.y.x, x.y.y, x.origin.x, x.origin.y],
-                fixed::transform2d_size,
-                fixed::encode_transform2d,
-            )?,
-            Variant::Vector4(x) => self.fixed(
-                Kind::Vector4,
-                x,
-                [x.x, x.y, x.z, x.w],
-                fixed::vector4_size,
-                fixed::encode_vector4,
-            )?,
-            Variant::Vector4i(x) => self.fixed(
-                Kind::Vector4i,
-                x,
-                [],
-                fixed::vector4i_size,
-                fixed::encode_vector4i,
-            )?,
-            Variant::Plane(x) => self.fixed(
-                Kind::Plane,
-                x,
-                [x.normal.x, x.normal.y, x.normal.z, x.d],
-                fixed::plane_size,
-                fixed::encode_plane,
-            )?,
-            Variant::Quaternion(x) => self.fixed(
-                Kind::Quaternion,
-                x,
-                [x.x, x.y, x.z, x.w],
-                fixed::quaternion_size,
-                fixed::encode_quaternion,
-            )?,
-            Variant::Aabb(x) => self.fixed(
-                Kind::Aabb,
-                &**x,
-                [
-                    x.position.x,
-                    x.position.y,
-                    x.position.z,
-                    x.size.x,
-                    x.size.y,
-                    x.size.z,
-                ],
-                fixed::aabb_size,
-                fixed::encode_aabb,
-            )?,
-            Variant::Basis(x) => self.fixed(
-                Kind::Basis,
-                &**x,
-                basis_reals(x),
-                fixed::basis_size,
-                fixed::encode_basis,
-            )?,
-            Variant::Transform3D(x) => {
-                let r = basis_reals(&x.basis)
-                    .into_iter()
-                    .chain([x.origin.x, x.origin.y, x.origin.z]);
-                self.fixed(
-                    Kind::Transform3D,
-                    &**x,
-                    r,
-                    fixed::transform3d_size,
-                    fixed::encode_transform3d,
-                )?
-            }
-            Variant::Projection(x) => {
-                let r = x.columns.iter().flat_map(|c| [c.x, c.y, c.z, c.w]);
-                self.fixed(
-                    Kind::Projection,
-                    &**x,
-                    r,
-                    fixed::projection_size,
-                    fixed::encode_projection,
-                )?
-            }
-            Variant::Color(x) => {
-                self.fixed(Kind::Color, x, [], fixed::color_size, fixed::encode_color)?
             }
             Variant::NodePath(p) => {
                 self.header(Kind::NodePath, 0)?;
@@ -657,75 +544,25 @@ impl<'o, S: Sink> Encoder<'o, S> {
                     self.out.zeros(1 + quirks::pad4(n));
                 }
             }
-            Variant::PackedVector2Array(x) => self.packed(
-                Kind::PackedVector2Array,
-                x,
-                x.iter().flat_map(|p| [p.x, p.y]),
-                fixed::vector2_size,
-                fixed::encode_vector2,
-            )?,
-            Variant::PackedVector3Array(x) => self.packed(
-                Kind::PackedVector3Array,
-                x,
-                x.iter().flat_map(|p| [p.x, p.y, p.z]),
-                fixed::vector3_size,
-                fixed::encode_vector3,
-            )?,
-            Variant::PackedVector4Array(x) => self.packed(
-                Kind::PackedVector4Array,
-                x,
-                x.iter().flat_map(|p| [p.x, p.y, p.z, p.w]),
-                fixed::vector4_size,
-                fixed::encode_vector4,
-            )?,
-            Variant::PackedVector2iArray(x) => self.packed(
-                Kind::PackedVector2iArray,
-                x,
-                [],
-                fixed::vector2i_size,
-                fixed::encode_vector2i,
-            )?,
-            Variant::PackedVector3iArray(x) => self.packed(
-                Kind::PackedVector3iArray,
-                x,
-                [],
-                fixed::vector3i_size,
-                fixed::encode_vector3i,
-            )?,
-            Variant::PackedVector4iArray(x) => self.packed(
-                Kind::PackedVector4iArray,
-                x,
-                [],
-                fixed::vector4i_size,
-                fixed::encode_vector4i,
-            )?,
-            Variant::PackedColorArray(x) => self.packed(
-                Kind::PackedColorArray,
-                x,
-                [],
-                fixed::color_size,
-                fixed::encode_color,
-            )?,
+            // Fixed layouts and packed arrays of them (the spec's kinds).
+            _ => {
+                if let Some(f) = v.as_fixed() {
+                    self.fixed(f)?
+                } else if let Some(p) = v.as_packed() {
+                    self.packed(p)?
+                }
+            }
         }
         Ok(())
     }
 
-    fn packed<T>(
-        &mut self,
-        kind: Kind,
-        x: &[T],
-        reals: impl IntoIterator<Item = f64>,
-        size: fn(bool) -> usize,
-        enc: fn(&T, bool, &mut Vec<u8>),
-    ) -> Result<(), EncodeError> {
-        let wide = self.wide(kind, reals)?;
+    fn packed(&mut self, x: &dyn PackedValue) -> Result<(), EncodeError> {
+        let kind = x.kind();
+        let wide = self.wide_visit(kind, |f| x.visit_reals(f))?;
         self.header(kind, if wide { FLAG_64 } else { 0 })?;
         self.count(x.len())?;
-        self.out.layout(x.len() * size(wide), |o| {
-            for v in x {
-                enc(v, wide, o)
-            }
-        });
+        self.out
+            .layout(x.len() * x.element_size(wide), |o| x.write(wide, o));
         Ok(())
     }
 
@@ -883,11 +720,4 @@ impl<'o, S: Sink> Encoder<'o, S> {
         }
         Ok(())
     }
-}
-
-fn basis_reals(b: &Basis) -> [f64; 9] {
-    let r = &b.rows;
-    [
-        r[0].x, r[0].y, r[0].z, r[1].x, r[1].y, r[1].z, r[2].x, r[2].y, r[2].z,
-    ]
 }

@@ -106,3 +106,199 @@ pub fn write_i32(out: &mut Vec<u8>, v: i32) {
 pub fn write_f32(out: &mut Vec<u8>, v: f32) {
     out.extend_from_slice(&v.to_le_bytes());
 }
+
+/// The scalar type of one component of a fixed layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scalar {
+    /// A real: `f32` on the wire (`f64` with FLAG_64), `f64` in the model.
+    Real,
+    /// A 32-bit integer.
+    I32,
+    /// A 32-bit float whatever FLAG_64 says (`Color`).
+    F32,
+}
+
+/// One scalar of a fixed layout, in wire order (which is also the text form's order).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Component {
+    /// The field path in the struct (`rows[0].x`).
+    pub path: &'static str,
+    /// Its scalar type.
+    pub scalar: Scalar,
+    /// The value the text form may leave out (`Color(1, 0, 0)` is opaque).
+    pub text_default: Option<f64>,
+}
+
+/// A math type with a fixed wire layout: every such type of the spec implements it (generated).
+///
+/// Components travel as `f64`: reals are `f64`, `i32` widens exactly, and an `f32` widens with
+/// its NaN bits kept ([`real_from_f32_bits`]), so nothing is lost between the struct and the
+/// code that reads or builds it by components (text, JSON, serde, equality, migration).
+pub trait FixedLayout: Copy + Default + PartialEq + std::fmt::Debug + 'static {
+    /// Its kind.
+    const KIND: crate::generated::kinds::Kind;
+    /// The packed array of it, if the spec has one.
+    const PACKED: Option<crate::generated::kinds::Kind>;
+    /// Its scalars, in wire order.
+    const COMPONENTS: &'static [Component];
+    /// Payload bytes without FLAG_64.
+    const SIZE: usize;
+    /// Payload bytes with FLAG_64 (equal to `SIZE` when it has no reals).
+    const WIDE_SIZE: usize;
+    /// Payload bytes for `wide`.
+    #[inline]
+    fn size(wide: bool) -> usize {
+        if wide {
+            Self::WIDE_SIZE
+        } else {
+            Self::SIZE
+        }
+    }
+    /// Reads the payload from the start of `b`, which holds at least `size(wide)` bytes.
+    fn read(b: &[u8], wide: bool) -> Self;
+    /// Appends the payload.
+    fn write(&self, wide: bool, out: &mut Vec<u8>);
+    /// Calls `f` with each component, in order.
+    fn visit(&self, f: &mut dyn FnMut(f64));
+    /// Builds a value from its components (`f(i)` is component `i`; integers are truncated).
+    fn build(f: &mut dyn FnMut(usize) -> f64) -> Self;
+    /// The owned value.
+    fn into_variant(self) -> crate::Variant;
+    /// The borrowed value.
+    fn into_ref<'a>(self) -> crate::VariantRef<'a>;
+}
+
+/// A fixed layout that the spec also has a packed array of (generated).
+pub trait PackedLayout: FixedLayout {
+    /// The packed array's kind.
+    const PACKED_KIND: crate::generated::kinds::Kind;
+    /// The owned packed array.
+    fn pack(v: Vec<Self>) -> crate::Variant;
+    /// The borrowed packed array.
+    fn pack_ref(v: crate::borrowed::PackedRef<'_, Self>) -> crate::VariantRef<'_>;
+}
+
+/// A fixed-layout value seen without its type: what generic code (text, JSON, equality) uses.
+pub trait FixedValue {
+    /// Its kind.
+    fn kind(&self) -> crate::generated::kinds::Kind;
+    /// Its scalars, in order.
+    fn components(&self) -> &'static [Component];
+    /// Calls `f` with each component, in order.
+    fn visit(&self, f: &mut dyn FnMut(f64));
+    /// Payload bytes for `wide`.
+    fn size(&self, wide: bool) -> usize;
+    /// Appends the payload.
+    fn write(&self, wide: bool, out: &mut Vec<u8>);
+    /// Calls `f` with each real component (not integers, not `Color`'s `f32`s), in order.
+    fn visit_reals(&self, f: &mut dyn FnMut(f64)) {
+        let c = self.components();
+        let mut i = 0;
+        self.visit(&mut |x| {
+            if c.get(i % c.len().max(1))
+                .is_some_and(|c| c.scalar == Scalar::Real)
+            {
+                f(x)
+            }
+            i += 1;
+        });
+    }
+    /// The components as a vector.
+    fn values(&self) -> Vec<f64> {
+        let mut v = Vec::with_capacity(self.components().len());
+        self.visit(&mut |x| v.push(x));
+        v
+    }
+}
+
+impl<T: FixedLayout> FixedValue for T {
+    fn kind(&self) -> crate::generated::kinds::Kind {
+        T::KIND
+    }
+    fn components(&self) -> &'static [Component] {
+        T::COMPONENTS
+    }
+    fn visit(&self, f: &mut dyn FnMut(f64)) {
+        FixedLayout::visit(self, f)
+    }
+    fn size(&self, wide: bool) -> usize {
+        T::size(wide)
+    }
+    fn write(&self, wide: bool, out: &mut Vec<u8>) {
+        FixedLayout::write(self, wide, out)
+    }
+}
+
+/// A packed array of a fixed layout seen without its type (owned `Vec<T>` or a borrowed view).
+pub trait PackedValue {
+    /// The packed array's kind.
+    fn kind(&self) -> crate::generated::kinds::Kind;
+    /// The element's kind.
+    fn element(&self) -> crate::generated::kinds::Kind;
+    /// The element's scalars, in order.
+    fn components(&self) -> &'static [Component];
+    /// Number of elements.
+    fn len(&self) -> usize;
+    /// Whether there are no elements.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Calls `f` with every component of every element, in order.
+    fn visit(&self, f: &mut dyn FnMut(f64));
+    /// Element `i` as a value, if there is one.
+    fn element_variant(&self, i: usize) -> Option<crate::Variant>;
+    /// Payload bytes of one element for `wide`.
+    fn element_size(&self, wide: bool) -> usize;
+    /// Appends every element's payload.
+    fn write(&self, wide: bool, out: &mut Vec<u8>);
+    /// Calls `f` with each real component (not integers, not `Color`'s `f32`s), in order.
+    fn visit_reals(&self, f: &mut dyn FnMut(f64)) {
+        let c = self.components();
+        let mut i = 0;
+        self.visit(&mut |x| {
+            if c.get(i % c.len().max(1))
+                .is_some_and(|c| c.scalar == Scalar::Real)
+            {
+                f(x)
+            }
+            i += 1;
+        });
+    }
+    /// Every component as a vector.
+    fn values(&self) -> Vec<f64> {
+        let mut v = Vec::with_capacity(self.len() * self.components().len());
+        self.visit(&mut |x| v.push(x));
+        v
+    }
+}
+
+impl<T: PackedLayout> PackedValue for Vec<T> {
+    fn kind(&self) -> crate::generated::kinds::Kind {
+        T::PACKED_KIND
+    }
+    fn element(&self) -> crate::generated::kinds::Kind {
+        T::KIND
+    }
+    fn components(&self) -> &'static [Component] {
+        T::COMPONENTS
+    }
+    fn len(&self) -> usize {
+        self.as_slice().len()
+    }
+    fn visit(&self, f: &mut dyn FnMut(f64)) {
+        for x in self {
+            FixedLayout::visit(x, f);
+        }
+    }
+    fn element_variant(&self, i: usize) -> Option<crate::Variant> {
+        self.get(i).map(|x| x.into_variant())
+    }
+    fn element_size(&self, wide: bool) -> usize {
+        T::size(wide)
+    }
+    fn write(&self, wide: bool, out: &mut Vec<u8>) {
+        for x in self {
+            FixedLayout::write(x, wide, out);
+        }
+    }
+}

@@ -5,100 +5,8 @@
 //! same variants, so one value can be decoded from one dialect and encoded to another.
 
 use crate::generated::kinds::Kind;
-use crate::math::*;
 
-/// A Godot value.
-///
-/// Large math types are boxed so that a `Variant` stays small (40 bytes): arrays of
-/// variants are the bulk of real data.
-#[derive(Clone, Debug, PartialEq, Default)]
-pub enum Variant {
-    /// `null`.
-    #[default]
-    Nil,
-    /// `bool`.
-    Bool(bool),
-    /// `int`: always 64-bit in the model; the wire uses 32 bits when the value fits.
-    Int(i64),
-    /// `float` (Godot 3 `REAL`): always 64-bit in the model; the wire uses 32 bits when exact.
-    Float(f64),
-    /// `String`: its text, kept inline when it is 24 bytes or shorter (see [`GString`]).
-    String(GString),
-    /// `Vector2`.
-    Vector2(Vector2),
-    /// `Vector2i` (Godot 4, Pandemonium).
-    Vector2i(Vector2i),
-    /// `Rect2`.
-    Rect2(Rect2),
-    /// `Rect2i` (Godot 4, Pandemonium).
-    Rect2i(Rect2i),
-    /// `Vector3`.
-    Vector3(Vector3),
-    /// `Vector3i` (Godot 4, Pandemonium).
-    Vector3i(Vector3i),
-    /// `Transform2D`.
-    Transform2D(Box<Transform2D>),
-    /// `Vector4` (Godot 4, Pandemonium 3.8+).
-    Vector4(Vector4),
-    /// `Vector4i` (Godot 4, Pandemonium 3.8+).
-    Vector4i(Vector4i),
-    /// `Plane`.
-    Plane(Plane),
-    /// `Quaternion` (Godot 3 `Quat`).
-    Quaternion(Quaternion),
-    /// `AABB`.
-    Aabb(Box<Aabb>),
-    /// `Basis`.
-    Basis(Box<Basis>),
-    /// `Transform3D` (Godot 3 `Transform`).
-    Transform3D(Box<Transform3D>),
-    /// `Projection` (Godot 4, Pandemonium 3.8+).
-    Projection(Box<Projection>),
-    /// `Color`.
-    Color(Color),
-    /// `StringName` (Godot 4, Pandemonium).
-    StringName(StringName),
-    /// `NodePath`.
-    NodePath(Box<NodePath>),
-    /// `RID`: the id Godot 4 sends; Godot 3 and Pandemonium send none (decoded as 0).
-    Rid(u64),
-    /// `Object`: null, an instance id, or a full object as data.
-    Object(Object),
-    /// `Callable` (Godot 4): the engine sends no payload, so there is nothing to hold.
-    Callable,
-    /// `Signal` (Godot 4): a signal name and the id of its object.
-    Signal(Signal),
-    /// `Dictionary`, in insertion order.
-    Dictionary(Dictionary),
-    /// `Array`, possibly typed.
-    Array(Array),
-    /// `PackedByteArray` (Godot 3 `PoolByteArray`).
-    PackedByteArray(Vec<u8>),
-    /// `PackedInt32Array` (Godot 3 `PoolIntArray`).
-    PackedInt32Array(Vec<i32>),
-    /// `PackedInt64Array` (Godot 4).
-    PackedInt64Array(Vec<i64>),
-    /// `PackedFloat32Array` (Godot 3 `PoolRealArray`).
-    PackedFloat32Array(Vec<f32>),
-    /// `PackedFloat64Array` (Godot 4).
-    PackedFloat64Array(Vec<f64>),
-    /// `PackedStringArray` (Godot 3 `PoolStringArray`).
-    PackedStringArray(Vec<String>),
-    /// `PackedVector2Array`.
-    PackedVector2Array(Vec<Vector2>),
-    /// `PoolVector2iArray` (Pandemonium).
-    PackedVector2iArray(Vec<Vector2i>),
-    /// `PackedVector3Array`.
-    PackedVector3Array(Vec<Vector3>),
-    /// `PoolVector3iArray` (Pandemonium).
-    PackedVector3iArray(Vec<Vector3i>),
-    /// `PackedColorArray`.
-    PackedColorArray(Vec<Color>),
-    /// `PackedVector4Array` (Godot 4.3+, Pandemonium 3.8+).
-    PackedVector4Array(Vec<Vector4>),
-    /// `PoolVector4iArray` (Pandemonium 3.8+).
-    PackedVector4iArray(Vec<Vector4i>),
-}
+pub use crate::generated::value::Variant;
 
 /// The text of a `String` value: a string that keeps up to 24 bytes inline, without a heap
 /// allocation, which most dictionary keys, names and short values fit (decoding 100,000
@@ -362,54 +270,6 @@ impl FromIterator<(Variant, Variant)> for Dictionary {
 }
 
 impl Variant {
-    /// The kind of this value (its type, dialect-independent).
-    pub fn kind(&self) -> Kind {
-        match self {
-            Variant::Nil => Kind::Nil,
-            Variant::Bool(_) => Kind::Bool,
-            Variant::Int(_) => Kind::Int,
-            Variant::Float(_) => Kind::Float,
-            Variant::String(_) => Kind::String,
-            Variant::Vector2(_) => Kind::Vector2,
-            Variant::Vector2i(_) => Kind::Vector2i,
-            Variant::Rect2(_) => Kind::Rect2,
-            Variant::Rect2i(_) => Kind::Rect2i,
-            Variant::Vector3(_) => Kind::Vector3,
-            Variant::Vector3i(_) => Kind::Vector3i,
-            Variant::Transform2D(_) => Kind::Transform2D,
-            Variant::Vector4(_) => Kind::Vector4,
-            Variant::Vector4i(_) => Kind::Vector4i,
-            Variant::Plane(_) => Kind::Plane,
-            Variant::Quaternion(_) => Kind::Quaternion,
-            Variant::Aabb(_) => Kind::Aabb,
-            Variant::Basis(_) => Kind::Basis,
-            Variant::Transform3D(_) => Kind::Transform3D,
-            Variant::Projection(_) => Kind::Projection,
-            Variant::Color(_) => Kind::Color,
-            Variant::StringName(_) => Kind::StringName,
-            Variant::NodePath(_) => Kind::NodePath,
-            Variant::Rid(_) => Kind::Rid,
-            Variant::Object(_) => Kind::Object,
-            Variant::Callable => Kind::Callable,
-            Variant::Signal(_) => Kind::Signal,
-            Variant::Dictionary(_) => Kind::Dictionary,
-            Variant::Array(_) => Kind::Array,
-            Variant::PackedByteArray(_) => Kind::PackedByteArray,
-            Variant::PackedInt32Array(_) => Kind::PackedInt32Array,
-            Variant::PackedInt64Array(_) => Kind::PackedInt64Array,
-            Variant::PackedFloat32Array(_) => Kind::PackedFloat32Array,
-            Variant::PackedFloat64Array(_) => Kind::PackedFloat64Array,
-            Variant::PackedStringArray(_) => Kind::PackedStringArray,
-            Variant::PackedVector2Array(_) => Kind::PackedVector2Array,
-            Variant::PackedVector2iArray(_) => Kind::PackedVector2iArray,
-            Variant::PackedVector3Array(_) => Kind::PackedVector3Array,
-            Variant::PackedVector3iArray(_) => Kind::PackedVector3iArray,
-            Variant::PackedColorArray(_) => Kind::PackedColorArray,
-            Variant::PackedVector4Array(_) => Kind::PackedVector4Array,
-            Variant::PackedVector4iArray(_) => Kind::PackedVector4iArray,
-        }
-    }
-
     /// Whether this is `null`.
     pub fn is_nil(&self) -> bool {
         matches!(self, Variant::Nil)
@@ -480,11 +340,9 @@ macro_rules! from_impls {
     )*};
 }
 
+// The math types convert through the generated `From` impls (`crate::generated::value`).
 from_impls!(
     bool => Bool, i64 => Int, i32 => Int, f64 => Float, f32 => Float, String => String, &str => String,
-    Vector2 => Vector2, Vector2i => Vector2i, Rect2 => Rect2, Rect2i => Rect2i, Vector3 => Vector3,
-    Vector3i => Vector3i, Transform2D => Transform2D, Vector4 => Vector4, Vector4i => Vector4i,
-    Plane => Plane, Quaternion => Quaternion, Aabb => Aabb, Basis => Basis, Transform3D => Transform3D,
-    Projection => Projection, Color => Color, StringName => StringName, NodePath => NodePath,
-    Object => Object, Signal => Signal, Dictionary => Dictionary, Array => Array,
+    StringName => StringName, NodePath => NodePath, Object => Object, Signal => Signal,
+    Dictionary => Dictionary, Array => Array,
 );

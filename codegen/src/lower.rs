@@ -181,11 +181,76 @@ fn lower_common(
                 format!("kind `{}` declared twice", k.name),
             );
         }
+        let path = format!("kinds[{i}]");
+        let layout = k
+            .fields
+            .as_ref()
+            .map(|fields| lower_struct(errs, file, &path, fields, &kinds));
+        let derived = k.fields.is_some() || k.packed.is_some();
+        let model = match (k.model.as_deref(), k.model_ref.as_deref()) {
+            (None, None) if derived => Model::Derived,
+            (Some("none"), Some("none")) if !derived => Model::Unit,
+            (Some("absent"), None) if !derived => Model::Absent,
+            (Some(o), Some(b)) if !derived => {
+                for t in [o, b] {
+                    if syn::parse_str::<syn::Type>(t).is_err() {
+                        err(errs, file, &path, format!("`{t}` is not a Rust type"));
+                    }
+                }
+                Model::Types(o.to_string(), b.to_string())
+            }
+            _ => {
+                err(
+                    errs,
+                    file,
+                    &path,
+                    "a kind has `fields` or `packed`, or else both `model` and `model_ref` (`none`), or `model: absent`",
+                );
+                Model::Absent
+            }
+        };
         kinds.push(KindDef {
             name: k.name,
-            math: k.math,
             description: k.description,
+            model,
+            layout,
+            packed_of: k.packed,
+            migrate: k.migrate,
+            text_aliases: k.text_aliases,
         });
+    }
+    for (i, k) in kinds.iter().enumerate() {
+        let path = format!("kinds[{i}]");
+        if let Some(e) = &k.packed_of {
+            if !kinds.iter().any(|x| &x.name == e && x.is_fixed()) {
+                err(
+                    errs,
+                    file,
+                    &path,
+                    format!("`packed: {e}` is not a fixed kind"),
+                );
+            }
+        }
+        if let Some(m) = &k.migrate {
+            if !kinds.iter().any(|x| &x.name == m) || m == &k.name {
+                err(
+                    errs,
+                    file,
+                    &path,
+                    format!("`migrate: {m}` is not another kind"),
+                );
+            }
+        }
+        for a in &k.text_aliases {
+            if !is_rust_ident(a) {
+                err(
+                    errs,
+                    file,
+                    &path,
+                    format!("text alias `{a}` is not an identifier"),
+                );
+            }
+        }
     }
     let mut seen = BTreeSet::new();
     let mut features = Vec::new();
@@ -282,6 +347,19 @@ fn lower_dialect(
     let in_range = |cx: &mut Cx, path: &str, v: Ver| {
         if v < oldest || v > newest {
             cx.err(path, format!("version {v} is outside {oldest}..={newest}"));
+        }
+    };
+
+    // `tight` unless said: documentation revisions say nothing of the text form.
+    let text_tight = match raw.text_spacing.as_deref() {
+        Some(sp) => spacing(&mut cx, "text_spacing", sp).unwrap_or(true),
+        None if raw.documentation => true,
+        None => {
+            cx.err(
+                "text_spacing",
+                "a dialect needs `text_spacing: padded` or `tight`",
+            );
+            true
         }
     };
 
@@ -459,6 +537,11 @@ fn lower_dialect(
             flags: tflags,
             fields,
             docs: t.docs.clone().into_vec(),
+            text: t.text.clone(),
+            text_tight: t
+                .text_spacing
+                .as_deref()
+                .and_then(|sp| spacing(&mut cx, &format!("{path}.text_spacing"), sp)),
         });
     }
     // `Kind` order, not YAML key order.
@@ -487,6 +570,7 @@ fn lower_dialect(
         oldest,
         newest,
         eras,
+        text_tight,
         type_mask: raw.header.type_mask,
         header_description: raw.header.description,
         header_docs: raw.header.docs.into_vec(),
@@ -663,6 +747,138 @@ fn check_ids(cx: &mut Cx, eras: &[Era], types: &[Type]) {
     }
 }
 
+/// `padded` or `tight`, as `Some(tight)`.
+fn spacing(cx: &mut Cx, path: &str, sp: &str) -> Option<bool> {
+    match sp {
+        "padded" => Some(false),
+        "tight" => Some(true),
+        other => {
+            cx.err(
+                path,
+                format!("text spacing `{other}` is neither `padded` nor `tight`"),
+            );
+            None
+        }
+    }
+}
+
+/// A fixed layout's struct: field types resolved against the fixed kinds declared before it,
+/// and its components flattened in field order (`rows[0].x`, `rows[0].y`, …).
+fn lower_struct(
+    errs: &mut Vec<SpecError>,
+    file: &str,
+    path: &str,
+    fields: &[RawStructField],
+    earlier: &[KindDef],
+) -> Layout {
+    let mut out = Layout {
+        fields: Vec::new(),
+        components: Vec::new(),
+    };
+    for (i, f) in fields.iter().enumerate() {
+        let fpath = format!("{path}.fields[{i}]");
+        if !is_rust_ident(&f.name) || out.fields.iter().any(|g| g.name == f.name) {
+            err(
+                errs,
+                file,
+                &fpath,
+                format!("`{}` is not a new Rust field name", f.name),
+            );
+        }
+        let fixed = |name: &str| {
+            earlier
+                .iter()
+                .find(|k| k.name == name)
+                .and_then(|k| k.layout.as_ref())
+        };
+        let ty = match f.ty.trim() {
+            "real" => StructType::Scalar(Scalar::Real),
+            "i32" => StructType::Scalar(Scalar::I32),
+            "f32" => StructType::Scalar(Scalar::F32),
+            t => match t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+                Some(inner) => match inner.split_once(';') {
+                    Some((k, n)) => match n.trim().parse::<usize>() {
+                        Ok(n) if n > 0 => StructType::Array(k.trim().to_string(), n),
+                        _ => {
+                            err(errs, file, &fpath, format!("`{t}` needs a positive length"));
+                            continue;
+                        }
+                    },
+                    None => {
+                        err(errs, file, &fpath, format!("`{t}` is not `[Kind; N]`"));
+                        continue;
+                    }
+                },
+                None => StructType::Kind(t.to_string()),
+            },
+        };
+        if f.text_default.is_some() && i + 1 != fields.len() {
+            err(
+                errs,
+                file,
+                &fpath,
+                "only the last field may have a `text_default`",
+            );
+        }
+        let mut push = |prefix: String, inner: Option<&Layout>, scalar: Option<Scalar>| match (
+            inner, scalar,
+        ) {
+            (_, Some(s)) => out.components.push(Component {
+                path: prefix,
+                scalar: s,
+                text_default: f.text_default,
+            }),
+            (Some(l), None) => out
+                .components
+                .extend(l.components.iter().map(|c| Component {
+                    path: format!("{prefix}.{}", c.path),
+                    scalar: c.scalar,
+                    text_default: None,
+                })),
+            (None, None) => {}
+        };
+        match &ty {
+            StructType::Scalar(s) => push(f.name.clone(), None, Some(*s)),
+            StructType::Kind(k) | StructType::Array(k, _) => {
+                let Some(l) = fixed(k) else {
+                    err(
+                        errs,
+                        file,
+                        &fpath,
+                        format!("`{k}` is not real, i32, f32 or a fixed kind declared above"),
+                    );
+                    continue;
+                };
+                if f.text_default.is_some() {
+                    err(errs, file, &fpath, "`text_default` is for a scalar field");
+                }
+                match &ty {
+                    StructType::Array(_, n) => {
+                        for j in 0..*n {
+                            push(format!("{}[{j}]", f.name), Some(l), None);
+                        }
+                    }
+                    _ => push(f.name.clone(), Some(l), None),
+                }
+            }
+        }
+        out.fields.push(StructField {
+            name: f.name.clone(),
+            ty,
+            description: f.description.clone(),
+        });
+    }
+    if out.components.is_empty() {
+        err(
+            errs,
+            file,
+            path,
+            "a fixed layout needs at least one component",
+        );
+    }
+    out
+}
+
 /// Fields back to back, lengths that add up, wide and narrow forms that agree, fixed layouts complete.
 fn check_layout(cx: &mut Cx, t: &Type, kinds: &[KindDef], oldest: Ver) {
     let path = format!("types.{}.fields", t.kind);
@@ -701,7 +917,42 @@ fn check_layout(cx: &mut Cx, t: &Type, kinds: &[KindDef], oldest: Ver) {
     for (i, f) in t.fields.iter().enumerate() {
         check_field(cx, &format!("{path}[{i}]"), f, t, wide_flag);
     }
-    let math = kinds.iter().any(|k| k.name == t.kind && k.math);
+    let layout = kinds
+        .iter()
+        .find(|k| k.name == t.kind)
+        .and_then(|k| k.layout.as_ref());
+    let math = layout.is_some();
+    if let Some(l) = layout {
+        // The wire fields are the struct's components, one for one, in order: what lets text,
+        // JSON, serde and equality work from the components alone.
+        let wire: Vec<(Option<&str>, Option<Scalar>)> = t
+            .fields
+            .iter()
+            .map(|f| (f.accessor.as_deref(), Scalar::of_field(f.ty)))
+            .collect();
+        let model: Vec<(Option<&str>, Option<Scalar>)> = l
+            .components
+            .iter()
+            .map(|c| (Some(c.path.as_str()), Some(c.scalar)))
+            .collect();
+        if wire != model {
+            let show = |v: &[(Option<&str>, Option<Scalar>)]| {
+                v.iter()
+                    .map(|(p, s)| format!("{}: {:?}", p.unwrap_or("?"), s))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            cx.err(
+                &path,
+                format!(
+                    "the fields of fixed `{}` are not its struct's components in order (wire: {}; struct: {})",
+                    t.kind,
+                    show(&wire),
+                    show(&model)
+                ),
+            );
+        }
+    }
     for (i, f) in t.fields.iter().enumerate() {
         let fpath = format!("{path}[{i}]");
         if math {
@@ -903,7 +1154,7 @@ fn check_sequence(
 
 /// The same fixed layout in every dialect: narrow fields equal, wide fields equal where both exist.
 fn check_across(dialects: &[Dialect], kinds: &[KindDef], errs: &mut Vec<SpecError>) {
-    for k in kinds.iter().filter(|k| k.math) {
+    for k in kinds.iter().filter(|k| k.is_fixed()) {
         let mut first: Option<(&Dialect, &Type)> = None;
         let mut have = false;
         for d in dialects.iter().filter(|d| !d.documentation) {

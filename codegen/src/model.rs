@@ -349,6 +349,10 @@ pub struct Type {
     pub fields: Vec<Field>,
     /// Where the official page disagrees.
     pub docs: Vec<String>,
+    /// The text form's constructor name, when it is not the kind's.
+    pub text: Option<String>,
+    /// Whether this type's constructor is `tight`, when it differs from the dialect's.
+    pub text_tight: Option<bool>,
 }
 
 impl Type {
@@ -472,14 +476,107 @@ pub struct FeatureRange {
 }
 
 /// A shared kind.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Debug)]
 pub struct KindDef {
     /// Godot 4 name, also the Rust variant.
     pub name: String,
-    /// Whether `crate::math::<name>` exists and gets a fixed layout.
-    pub math: bool,
     /// What it is.
     pub description: String,
+    /// The struct of a fixed layout; `None` for every other kind.
+    pub layout: Option<Layout>,
+    /// A packed array of this fixed kind.
+    pub packed_of: Option<String>,
+    /// The nearest kind for a migration target without this one.
+    pub migrate: Option<String>,
+    /// Older constructor names the text parser also reads.
+    pub text_aliases: Vec<String>,
+    /// How `Variant` and `VariantRef` hold it.
+    pub model: Model,
+}
+
+/// How the value enums hold a kind.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Model {
+    /// A fixed layout's struct (boxed when large) or a packed array of one.
+    Derived,
+    /// A unit variant.
+    Unit,
+    /// No variant: the kind decodes to another (Pandemonium's typed arrays are `Array`s).
+    Absent,
+    /// Payload types, owned and borrowed (Rust type syntax, checked by `lower`).
+    Types(String, String),
+}
+
+impl KindDef {
+    /// Whether this is a fixed layout (a math struct of the model).
+    pub fn is_fixed(&self) -> bool {
+        self.layout.is_some()
+    }
+}
+
+/// The scalar type of one component of a fixed layout.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Scalar {
+    /// A real: f32 on the wire, f64 with FLAG_64; f64 in the model.
+    Real,
+    /// A 32-bit integer.
+    I32,
+    /// A 32-bit float whatever FLAG_64 says (Color).
+    F32,
+}
+
+impl Scalar {
+    /// The scalar a wire field type stands for, if it is one.
+    pub fn of_field(ty: FieldType) -> Option<Scalar> {
+        match ty {
+            FieldType::Real => Some(Scalar::Real),
+            FieldType::I32 => Some(Scalar::I32),
+            FieldType::F32 => Some(Scalar::F32),
+            _ => None,
+        }
+    }
+}
+
+/// The type of a struct field of a fixed layout.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum StructType {
+    /// One scalar.
+    Scalar(Scalar),
+    /// Another fixed kind.
+    Kind(String),
+    /// `[Kind; N]`.
+    Array(String, usize),
+}
+
+/// One field of a fixed layout's struct.
+#[derive(Clone, PartialEq, Debug)]
+pub struct StructField {
+    /// Rust field name.
+    pub name: String,
+    /// Its type.
+    pub ty: StructType,
+    /// What it is.
+    pub description: String,
+}
+
+/// One scalar of a fixed layout, in wire order.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Component {
+    /// The field path from the struct (`rows[0].x`).
+    pub path: String,
+    /// Its scalar type.
+    pub scalar: Scalar,
+    /// The value a text form may leave out.
+    pub text_default: Option<f64>,
+}
+
+/// A fixed layout: the struct and its flattened components.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Layout {
+    /// The struct's fields.
+    pub fields: Vec<StructField>,
+    /// Every scalar, flattened in field order (which `lower` checked is the wire order).
+    pub components: Vec<Component>,
 }
 
 /// A declared feature.
@@ -510,6 +607,8 @@ pub struct Dialect {
     pub newest: Ver,
     /// Type tables.
     pub eras: Vec<Era>,
+    /// The text form writes `Name(1, 2)` (tight) rather than `Name( 1, 2 )`.
+    pub text_tight: bool,
     /// `header & type_mask` is the type id.
     pub type_mask: u32,
     /// Header description.

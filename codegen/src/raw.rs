@@ -16,9 +16,41 @@ pub struct RawCommon {
 #[serde(deny_unknown_fields)]
 pub struct RawKind {
     pub name: String,
-    #[serde(default)]
-    pub math: bool,
     pub description: String,
+    /// The struct of a fixed layout (its components are the wire fields' accessors).
+    #[serde(default)]
+    pub fields: Option<Vec<RawStructField>>,
+    /// The fixed kind whose values a packed array holds.
+    #[serde(default)]
+    pub packed: Option<String>,
+    /// The nearest kind for a migration target without this one.
+    #[serde(default)]
+    pub migrate: Option<String>,
+    /// Older constructor names the text parser also reads.
+    #[serde(default)]
+    pub text_aliases: Vec<String>,
+    /// The payload type in `Variant` of a kind that is not fixed or packed: a Rust type, `none`
+    /// (a unit variant) or `absent` (no variant: the kind decodes to another).
+    #[serde(default)]
+    pub model: Option<String>,
+    /// The payload type in `VariantRef<'a>`.
+    #[serde(default)]
+    pub model_ref: Option<String>,
+}
+
+/// One field of a fixed layout's struct.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawStructField {
+    pub name: String,
+    /// `real`, `i32`, `f32`, a fixed kind, or `[Kind; N]`.
+    #[serde(rename = "type")]
+    pub ty: String,
+    #[serde(default)]
+    pub description: String,
+    /// The value a text form may leave out (a trailing component only).
+    #[serde(default)]
+    pub text_default: Option<f64>,
 }
 
 /// One entry of `features:` in `common.yaml`.
@@ -63,6 +95,9 @@ pub struct RawDialect {
     pub documentation: bool,
     pub oldest: String,
     pub newest: String,
+    /// `padded` (`Vector2( 1, 2 )`) or `tight` (`Vector2(1, 2)`); documentation revisions omit it.
+    #[serde(default)]
+    pub text_spacing: Option<String>,
     pub eras: Vec<RawEra>,
     pub header: RawHeader,
     #[serde(default)]
@@ -128,6 +163,12 @@ pub struct RawFeatureUse {
 pub struct RawType {
     /// The dialect's own name (`REAL`, `POOL_INT_ARRAY`).
     pub name: String,
+    /// The text form's constructor name (`Quat`, `PoolIntArray`), when it is not the kind's.
+    #[serde(default)]
+    pub text: Option<String>,
+    /// This type's constructor spacing, when it is not the dialect's.
+    #[serde(default)]
+    pub text_spacing: Option<String>,
     pub ids: Vec<RawId>,
     #[serde(default)]
     pub description: String,

@@ -4,9 +4,9 @@ use gdvariant_codegen::lower::{lower_texts, SpecError};
 
 const COMMON: &str = r#"
 kinds:
-  - {name: Nil, description: "null"}
-  - {name: Int, description: "int"}
-  - {name: Vector2, math: true, description: "vector"}
+  - {name: Nil, model: none, model_ref: none, description: "null"}
+  - {name: Int, model: i64, model_ref: i64, description: "int"}
+  - {name: Vector2, description: "vector", fields: [{name: x, type: real}, {name: y, type: real}]}
 features:
   - {name: TypedArray, description: "typed"}
 "#;
@@ -19,6 +19,7 @@ dialect: bad
 title: Bad
 oldest: "1.0"
 newest: "2.0"
+text_spacing: tight
 eras:
   - {{since: "1.0", count: 3}}
 header:
@@ -187,7 +188,7 @@ fn fixed_layouts_must_agree_across_dialects() {
     let a = dialect(&format!("{NIL}{INT}{VECTOR2}"));
     let b = a
         .replace("dialect: bad", "dialect: other")
-        .replace("accessor: y", "accessor: x");
+        .replace("{name: y, offset: 8", "{name: why, offset: 8");
     let err = lower_texts(
         ("spec/common.yaml", COMMON),
         &[("spec/bad.yaml", &a), ("spec/other.yaml", &b)],
@@ -218,5 +219,48 @@ fn errors_print_like_the_compiler() {
     assert_eq!(
         text,
         "error: field `y` overlaps `x` (bytes 6..8)\n  --> spec/bad.yaml: types.Vector2.fields[1]"
+    );
+}
+
+#[test]
+fn wire_fields_must_be_the_struct_components() {
+    let bad = VECTOR2.replace("accessor: y", "accessor: x");
+    let errs = errors_of(&dialect(&format!("{NIL}{INT}{bad}")));
+    assert!(
+        has(
+            &errs,
+            "types.Vector2.fields",
+            "the fields of fixed `Vector2` are not its struct's components in order"
+        ),
+        "{errs:?}"
+    );
+}
+
+#[test]
+fn struct_fields_name_scalars_or_earlier_fixed_kinds() {
+    let common = COMMON.replace("{name: y, type: real}", "{name: y, type: Vector9}");
+    let d = dialect(&format!("{NIL}{INT}{VECTOR2}"));
+    let err = lower_texts(("spec/common.yaml", &common), &[("spec/bad.yaml", &d)])
+        .expect_err("unknown field type");
+    assert!(
+        err.0.iter().any(|e| e.file == "spec/common.yaml"
+            && e.path == "kinds[2].fields[1]"
+            && e.message
+                .contains("`Vector9` is not real, i32, f32 or a fixed kind declared above")),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_kind_says_how_the_value_enums_hold_it() {
+    let common = COMMON.replace("model: i64, model_ref: i64, ", "");
+    let d = dialect(&format!("{NIL}{INT}{VECTOR2}"));
+    let err =
+        lower_texts(("spec/common.yaml", &common), &[("spec/bad.yaml", &d)]).expect_err("no model");
+    assert!(
+        err.0
+            .iter()
+            .any(|e| e.path == "kinds[1]" && e.message.contains("`model`")),
+        "{err}"
     );
 }

@@ -6,6 +6,22 @@ use crate::generated::kinds::{Feature, FieldInfo, Kind, TypeInfo};
 use crate::version::Version;
 /// The oldest Godot 3 version the spec covers (3.0).
 pub const OLDEST: Version = Version::new(3, 0, 0);
+/// The text form's constructor name of `kind` in Godot 3 and whether it is written tight (`Vector2(1, 2)`) rather than padded (`Vector2( 1, 2 )`).
+pub fn text_ctor(kind: Kind) -> (&'static str, bool) {
+    match kind {
+        Kind::Quaternion => ("Quat", false),
+        Kind::Aabb => ("AABB", false),
+        Kind::Transform3D => ("Transform", false),
+        Kind::PackedByteArray => ("PoolByteArray", false),
+        Kind::PackedInt32Array => ("PoolIntArray", false),
+        Kind::PackedFloat32Array => ("PoolRealArray", false),
+        Kind::PackedStringArray => ("PoolStringArray", false),
+        Kind::PackedVector2Array => ("PoolVector2Array", false),
+        Kind::PackedVector3Array => ("PoolVector3Array", false),
+        Kind::PackedColorArray => ("PoolColorArray", false),
+        _ => (kind.name(), false),
+    }
+}
 /// The newest Godot 3 version the spec covers (3.6).
 pub const NEWEST: Version = Version::new(3, 6, 0);
 /// `header & TYPE_MASK` is the type id. u32, little-endian. Byte 0: Variant::Type (ENCODE_MASK 0xFF); bit 16: per-type flag

@@ -6,6 +6,13 @@ use crate::generated::kinds::{Feature, FieldInfo, Kind, TypeInfo};
 use crate::version::Version;
 /// The oldest Godot 4 version the spec covers (4.0).
 pub const OLDEST: Version = Version::new(4, 0, 0);
+/// The text form's constructor name of `kind` in Godot 4 and whether it is written tight (`Vector2(1, 2)`) rather than padded (`Vector2( 1, 2 )`).
+pub fn text_ctor(kind: Kind) -> (&'static str, bool) {
+    match kind {
+        Kind::Aabb => ("AABB", true),
+        _ => (kind.name(), true),
+    }
+}
 /// The newest Godot 4 version the spec covers (4.6.3).
 pub const NEWEST: Version = Version::new(4, 6, 3);
 /// `header & TYPE_MASK` is the type id. u32, little-endian. Byte 0: Variant::Type; byte 1: unused; bytes 2 and 3: per-type flags (HEADER_TYPE_MASK)

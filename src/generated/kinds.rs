@@ -96,6 +96,93 @@ pub enum Kind {
     PackedTypedArray,
 }
 impl Kind {
+    /// Whether this kind is a fixed layout (a math type of [`crate::math`]).
+    pub fn is_fixed(self) -> bool {
+        matches!(
+            self, Kind::Vector2 | Kind::Vector2i | Kind::Rect2 | Kind::Rect2i |
+            Kind::Vector3 | Kind::Vector3i | Kind::Transform2D | Kind::Vector4 |
+            Kind::Vector4i | Kind::Plane | Kind::Quaternion | Kind::Aabb | Kind::Basis |
+            Kind::Transform3D | Kind::Projection | Kind::Color
+        )
+    }
+    /// The fixed kind whose values this packed array holds.
+    pub fn packed_element(self) -> Option<Kind> {
+        match self {
+            Kind::PackedVector2Array => Some(Kind::Vector2),
+            Kind::PackedVector2iArray => Some(Kind::Vector2i),
+            Kind::PackedVector3Array => Some(Kind::Vector3),
+            Kind::PackedVector3iArray => Some(Kind::Vector3i),
+            Kind::PackedColorArray => Some(Kind::Color),
+            Kind::PackedVector4Array => Some(Kind::Vector4),
+            Kind::PackedVector4iArray => Some(Kind::Vector4i),
+            _ => None,
+        }
+    }
+    /// The nearest kind for a migration target without this one.
+    pub fn migrate_to(self) -> Option<Kind> {
+        match self {
+            Kind::Vector2i => Some(Kind::Vector2),
+            Kind::Rect2i => Some(Kind::Rect2),
+            Kind::Vector3i => Some(Kind::Vector3),
+            Kind::Vector4 => Some(Kind::PackedFloat32Array),
+            Kind::Vector4i => Some(Kind::PackedInt32Array),
+            Kind::Projection => Some(Kind::PackedFloat32Array),
+            Kind::PackedVector2iArray => Some(Kind::PackedVector2Array),
+            Kind::PackedVector3iArray => Some(Kind::PackedVector3Array),
+            Kind::PackedVector4Array => Some(Kind::PackedFloat32Array),
+            Kind::PackedVector4iArray => Some(Kind::PackedInt32Array),
+            _ => None,
+        }
+    }
+    /// The fixed or packed kind a text-form constructor names (`Quat`, `PoolVector2Array`,
+    /// `Matrix32`), in any dialect.
+    pub fn from_text_name(name: &str) -> Option<Kind> {
+        match name {
+            "AABB" => Some(Kind::Aabb),
+            "Aabb" => Some(Kind::Aabb),
+            "Basis" => Some(Kind::Basis),
+            "Color" => Some(Kind::Color),
+            "ColorArray" => Some(Kind::PackedColorArray),
+            "Matrix3" => Some(Kind::Basis),
+            "Matrix32" => Some(Kind::Transform2D),
+            "PackedColorArray" => Some(Kind::PackedColorArray),
+            "PackedVector2Array" => Some(Kind::PackedVector2Array),
+            "PackedVector2iArray" => Some(Kind::PackedVector2iArray),
+            "PackedVector3Array" => Some(Kind::PackedVector3Array),
+            "PackedVector3iArray" => Some(Kind::PackedVector3iArray),
+            "PackedVector4Array" => Some(Kind::PackedVector4Array),
+            "PackedVector4iArray" => Some(Kind::PackedVector4iArray),
+            "Plane" => Some(Kind::Plane),
+            "PoolColorArray" => Some(Kind::PackedColorArray),
+            "PoolVector2Array" => Some(Kind::PackedVector2Array),
+            "PoolVector2iArray" => Some(Kind::PackedVector2iArray),
+            "PoolVector3Array" => Some(Kind::PackedVector3Array),
+            "PoolVector3iArray" => Some(Kind::PackedVector3iArray),
+            "PoolVector4Array" => Some(Kind::PackedVector4Array),
+            "PoolVector4iArray" => Some(Kind::PackedVector4iArray),
+            "Projection" => Some(Kind::Projection),
+            "Quat" => Some(Kind::Quaternion),
+            "Quaternion" => Some(Kind::Quaternion),
+            "Rect2" => Some(Kind::Rect2),
+            "Rect2i" => Some(Kind::Rect2i),
+            "Rect3" => Some(Kind::Aabb),
+            "Transform" => Some(Kind::Transform3D),
+            "Transform2D" => Some(Kind::Transform2D),
+            "Transform3D" => Some(Kind::Transform3D),
+            "Vector2" => Some(Kind::Vector2),
+            "Vector2Array" => Some(Kind::PackedVector2Array),
+            "Vector2i" => Some(Kind::Vector2i),
+            "Vector3" => Some(Kind::Vector3),
+            "Vector3Array" => Some(Kind::PackedVector3Array),
+            "Vector3i" => Some(Kind::Vector3i),
+            "Vector4" => Some(Kind::Vector4),
+            "Vector4Array" => Some(Kind::PackedVector4Array),
+            "Vector4i" => Some(Kind::Vector4i),
+            _ => None,
+        }
+    }
+}
+impl Kind {
     /// Every kind, in declaration order.
     pub const ALL: &'static [Kind] = &[
         Kind::Nil,

@@ -4,8 +4,10 @@
 //! Code generated from the spec: kinds, fixed layouts and one module per dialect.
 /// Every Variant kind, feature and layout description shared by the dialects.
 pub mod kinds;
-/// Straight-line encode and decode functions of the fixed-size math payloads.
-pub mod layouts;
+/// The math types and their fixed layouts.
+pub mod math;
+/// The value enums and the per-kind dispatch.
+pub mod value;
 /// The Godot 3 dialect: type ids, flags, features and layouts by version.
 pub mod godot3;
 /// The Godot 4 dialect: type ids, flags, features and layouts by version.

@@ -6,6 +6,26 @@ use crate::generated::kinds::{Feature, FieldInfo, Kind, TypeInfo};
 use crate::version::Version;
 /// The oldest Pandemonium version the spec covers (3.5).
 pub const OLDEST: Version = Version::new(3, 5, 0);
+/// The text form's constructor name of `kind` in Pandemonium and whether it is written tight (`Vector2(1, 2)`) rather than padded (`Vector2( 1, 2 )`).
+pub fn text_ctor(kind: Kind) -> (&'static str, bool) {
+    match kind {
+        Kind::Aabb => ("AABB", false),
+        Kind::Transform3D => ("Transform", false),
+        Kind::Projection => ("Projection", true),
+        Kind::PackedByteArray => ("PoolByteArray", false),
+        Kind::PackedInt32Array => ("PoolIntArray", false),
+        Kind::PackedFloat32Array => ("PoolRealArray", false),
+        Kind::PackedStringArray => ("PoolStringArray", false),
+        Kind::PackedVector2Array => ("PoolVector2Array", false),
+        Kind::PackedVector2iArray => ("PoolVector2iArray", false),
+        Kind::PackedVector3Array => ("PoolVector3Array", false),
+        Kind::PackedVector3iArray => ("PoolVector3iArray", false),
+        Kind::PackedColorArray => ("PoolColorArray", false),
+        Kind::PackedVector4Array => ("PoolVector4Array", false),
+        Kind::PackedVector4iArray => ("PoolVector4iArray", false),
+        _ => (kind.name(), false),
+    }
+}
 /// The newest Pandemonium version the spec covers (5.2).
 pub const NEWEST: Version = Version::new(5, 2, 0);
 /// `header & TYPE_MASK` is the type id. u32, little-endian. Byte 0: Variant::Type (ENCODE_MASK 0xFF); bit 16: per-type flag

@@ -175,6 +175,19 @@ pub fn emit_dialect(d: &Dialect, spec: &Spec) -> TokenStream {
         quote! { _ => return None, }
     };
 
+    // text_ctor: the constructor name and spacing of the text form; kinds the dialect lacks
+    // get their Godot 4 name, so that any value can still be printed (and read back).
+    let text_arms = d.types.iter().filter_map(|t| {
+        if t.text.is_none() && t.text_tight.is_none() {
+            return None;
+        }
+        let k = ident(&t.kind);
+        let name = t.text.clone().unwrap_or_else(|| t.kind.clone());
+        let tight = t.text_tight.unwrap_or(d.text_tight);
+        Some(quote! { Kind::#k => (#name, #tight), })
+    });
+    let dialect_tight = d.text_tight;
+    let text_doc = format!("The text form's constructor name of `kind` in {title} and whether it is written tight (`Vector2(1, 2)`) rather than padded (`Vector2( 1, 2 )`).");
     let kind_of_doc = format!("The kind of type id `id` (`header & 0xFF`) in {title} `version`; `None` for an id the engine rejects.");
     let id_of_doc = format!(
         "The type id of `kind` in {title} `version`; `None` if that version has no such type."
@@ -194,6 +207,11 @@ pub fn emit_dialect(d: &Dialect, spec: &Spec) -> TokenStream {
 
         #[doc = #oldest_doc]
         pub const OLDEST: Version = #oldest;
+
+        #[doc = #text_doc]
+        pub fn text_ctor(kind: Kind) -> (&'static str, bool) {
+            match kind { #(#text_arms)* _ => (kind.name(), #dialect_tight) }
+        }
         #[doc = #newest_doc]
         pub const NEWEST: Version = #newest;
         #[doc = #mask_doc]

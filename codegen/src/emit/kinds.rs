@@ -4,6 +4,7 @@ use super::ident;
 use crate::model::Spec;
 use proc_macro2::TokenStream;
 use quote::quote;
+use std::collections::BTreeMap;
 
 /// `src/generated/mod.rs`.
 pub fn emit_mod(spec: &Spec) -> TokenStream {
@@ -19,8 +20,10 @@ pub fn emit_mod(spec: &Spec) -> TokenStream {
         #![doc = "Code generated from the spec: kinds, fixed layouts and one module per dialect."]
         #[doc = "Every Variant kind, feature and layout description shared by the dialects."]
         pub mod kinds;
-        #[doc = "Straight-line encode and decode functions of the fixed-size math payloads."]
-        pub mod layouts;
+        #[doc = "The math types and their fixed layouts."]
+        pub mod math;
+        #[doc = "The value enums and the per-kind dispatch."]
+        pub mod value;
         #(#dialects)*
     }
 }
@@ -38,6 +41,41 @@ pub fn emit_kinds(spec: &Spec) -> TokenStream {
         let n = &k.name;
         quote! { Kind::#v => #n, }
     });
+    let packed_elem = spec.kinds.iter().filter_map(|k| {
+        let v = ident(&k.name);
+        let e = ident(k.packed_of.as_deref()?);
+        Some(quote! { Kind::#v => Some(Kind::#e), })
+    });
+    let migrate = spec.kinds.iter().filter_map(|k| {
+        let v = ident(&k.name);
+        let m = ident(k.migrate.as_deref()?);
+        Some(quote! { Kind::#v => Some(Kind::#m), })
+    });
+    let fixed = spec
+        .kinds
+        .iter()
+        .filter(|k| k.is_fixed())
+        .map(|k| ident(&k.name));
+    // Every constructor name of the text form in any dialect, and the older aliases: `lower`
+    // checked that each names one kind.
+    let mut text: BTreeMap<String, String> = BTreeMap::new();
+    for k in &spec.kinds {
+        if k.is_fixed() || k.packed_of.is_some() {
+            text.insert(k.name.clone(), k.name.clone());
+            for a in &k.text_aliases {
+                text.insert(a.clone(), k.name.clone());
+            }
+            for d in spec.dialects.iter().filter(|d| !d.documentation) {
+                if let Some(t) = d.ty(&k.name).and_then(|t| t.text.clone()) {
+                    text.insert(t, k.name.clone());
+                }
+            }
+        }
+    }
+    let text_arms = text.iter().map(|(t, k)| {
+        let v = ident(k);
+        quote! { #t => Some(Kind::#v), }
+    });
     let fvariants = spec.features.iter().map(|f| {
         let v = ident(&f.name);
         let doc = format!("{}.", f.description);
@@ -49,6 +87,27 @@ pub fn emit_kinds(spec: &Spec) -> TokenStream {
         let n = &f.name;
         quote! { Feature::#v => #n, }
     });
+    let kind_extra = quote! {
+        impl Kind {
+            /// Whether this kind is a fixed layout (a math type of [`crate::math`]).
+            pub fn is_fixed(self) -> bool {
+                matches!(self, #(Kind::#fixed)|*)
+            }
+            /// The fixed kind whose values this packed array holds.
+            pub fn packed_element(self) -> Option<Kind> {
+                match self { #(#packed_elem)* _ => None }
+            }
+            /// The nearest kind for a migration target without this one.
+            pub fn migrate_to(self) -> Option<Kind> {
+                match self { #(#migrate)* _ => None }
+            }
+            /// The fixed or packed kind a text-form constructor names (`Quat`, `PoolVector2Array`,
+            /// `Matrix32`), in any dialect.
+            pub fn from_text_name(name: &str) -> Option<Kind> {
+                match name { #(#text_arms)* _ => None }
+            }
+        }
+    };
     quote! {
         #![doc = "Variant kinds (the union of every dialect's types, Godot 4 names), features and layout tables."]
 
@@ -58,6 +117,7 @@ pub fn emit_kinds(spec: &Spec) -> TokenStream {
         pub enum Kind {
             #(#variants)*
         }
+        #kind_extra
 
         impl Kind {
             #[doc = "Every kind, in declaration order."]

@@ -2,8 +2,8 @@
 
 pub mod dialect;
 pub mod kinds;
-pub mod layouts;
 pub mod markdown;
+pub mod model;
 
 use crate::model::Spec;
 use proc_macro2::TokenStream;
@@ -35,9 +35,14 @@ pub fn rust_artifacts(spec: &Spec, out_dir: &str, common_file: &str) -> Vec<Arti
             tokens: kinds::emit_kinds(spec),
         },
         Artifact {
-            path: format!("{out_dir}/layouts.rs"),
+            path: format!("{out_dir}/math.rs"),
+            sources: all.clone(),
+            tokens: model::emit_math(spec),
+        },
+        Artifact {
+            path: format!("{out_dir}/value.rs"),
             sources: all,
-            tokens: layouts::emit_layouts(spec),
+            tokens: model::emit_value(spec),
         },
     ];
     for d in &spec.dialects {

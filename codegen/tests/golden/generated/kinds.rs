@@ -22,6 +22,37 @@ pub enum Kind {
     Array,
 }
 impl Kind {
+    /// Whether this kind is a fixed layout (a math type of [`crate::math`]).
+    pub fn is_fixed(self) -> bool {
+        matches!(self, Kind::Vector2 | Kind::Vector2i | Kind::Color)
+    }
+    /// The fixed kind whose values this packed array holds.
+    pub fn packed_element(self) -> Option<Kind> {
+        match self {
+            _ => None,
+        }
+    }
+    /// The nearest kind for a migration target without this one.
+    pub fn migrate_to(self) -> Option<Kind> {
+        match self {
+            Kind::Vector2i => Some(Kind::Vector2),
+            _ => None,
+        }
+    }
+    /// The fixed or packed kind a text-form constructor names (`Quat`, `PoolVector2Array`,
+    /// `Matrix32`), in any dialect.
+    pub fn from_text_name(name: &str) -> Option<Kind> {
+        match name {
+            "Color" => Some(Kind::Color),
+            "Colour" => Some(Kind::Color),
+            "Colour8" => Some(Kind::Color),
+            "Vector2" => Some(Kind::Vector2),
+            "Vector2i" => Some(Kind::Vector2i),
+            _ => None,
+        }
+    }
+}
+impl Kind {
     /// Every kind, in declaration order.
     pub const ALL: &'static [Kind] = &[
         Kind::Nil,

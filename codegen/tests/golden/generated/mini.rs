@@ -6,6 +6,13 @@ use crate::generated::kinds::{Feature, FieldInfo, Kind, TypeInfo};
 use crate::version::Version;
 /// The oldest Mini version the spec covers (1.0).
 pub const OLDEST: Version = Version::new(1, 0, 0);
+/// The text form's constructor name of `kind` in Mini and whether it is written tight (`Vector2(1, 2)`) rather than padded (`Vector2( 1, 2 )`).
+pub fn text_ctor(kind: Kind) -> (&'static str, bool) {
+    match kind {
+        Kind::Color => ("Colour8", true),
+        _ => (kind.name(), false),
+    }
+}
 /// The newest Mini version the spec covers (2.1).
 pub const NEWEST: Version = Version::new(2, 1, 0);
 /// `header & TYPE_MASK` is the type id. type in byte 0, flags from bit 16

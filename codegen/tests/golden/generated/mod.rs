@@ -4,7 +4,9 @@
 //! Code generated from the spec: kinds, fixed layouts and one module per dialect.
 /// Every Variant kind, feature and layout description shared by the dialects.
 pub mod kinds;
-/// Straight-line encode and decode functions of the fixed-size math payloads.
-pub mod layouts;
+/// The math types and their fixed layouts.
+pub mod math;
+/// The value enums and the per-kind dispatch.
+pub mod value;
 /// The Mini dialect: type ids, flags, features and layouts by version.
 pub mod mini;
