@@ -369,22 +369,22 @@ impl<'a> VariantRef<'a> {
     /// The owned value of a fixed layout or a packed array of one.
     pub(crate) fn fixed_to_owned(&self) -> Option<Variant> {
         match self {
-            VariantRef::Vector2(x) => Some(Variant::Vector2(x.clone())),
-            VariantRef::Vector2i(x) => Some(Variant::Vector2i(x.clone())),
-            VariantRef::Rect2(x) => Some(Variant::Rect2(x.clone())),
-            VariantRef::Rect2i(x) => Some(Variant::Rect2i(x.clone())),
-            VariantRef::Vector3(x) => Some(Variant::Vector3(x.clone())),
-            VariantRef::Vector3i(x) => Some(Variant::Vector3i(x.clone())),
+            VariantRef::Vector2(x) => Some(Variant::Vector2(*x)),
+            VariantRef::Vector2i(x) => Some(Variant::Vector2i(*x)),
+            VariantRef::Rect2(x) => Some(Variant::Rect2(*x)),
+            VariantRef::Rect2i(x) => Some(Variant::Rect2i(*x)),
+            VariantRef::Vector3(x) => Some(Variant::Vector3(*x)),
+            VariantRef::Vector3i(x) => Some(Variant::Vector3i(*x)),
             VariantRef::Transform2D(x) => Some(Variant::Transform2D(x.clone())),
-            VariantRef::Vector4(x) => Some(Variant::Vector4(x.clone())),
-            VariantRef::Vector4i(x) => Some(Variant::Vector4i(x.clone())),
-            VariantRef::Plane(x) => Some(Variant::Plane(x.clone())),
-            VariantRef::Quaternion(x) => Some(Variant::Quaternion(x.clone())),
+            VariantRef::Vector4(x) => Some(Variant::Vector4(*x)),
+            VariantRef::Vector4i(x) => Some(Variant::Vector4i(*x)),
+            VariantRef::Plane(x) => Some(Variant::Plane(*x)),
+            VariantRef::Quaternion(x) => Some(Variant::Quaternion(*x)),
             VariantRef::Aabb(x) => Some(Variant::Aabb(x.clone())),
             VariantRef::Basis(x) => Some(Variant::Basis(x.clone())),
             VariantRef::Transform3D(x) => Some(Variant::Transform3D(x.clone())),
             VariantRef::Projection(x) => Some(Variant::Projection(x.clone())),
-            VariantRef::Color(x) => Some(Variant::Color(x.clone())),
+            VariantRef::Color(x) => Some(Variant::Color(*x)),
             VariantRef::PackedVector2Array(x) => {
                 Some(Variant::PackedVector2Array(x.to_vec()))
             }

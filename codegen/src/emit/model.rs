@@ -223,7 +223,7 @@ fn emit_layout(k: &KindDef, l: &Layout, t: &Type, packed: Option<&KindDef>) -> T
     } else {
         quote! { let _ = wide; }
     };
-    let components = l.components.iter().map(|c| component_const(c));
+    let components = l.components.iter().map(component_const);
     let visits = l.components.iter().map(|c| {
         let src = access(quote!(self), &c.path);
         match c.scalar {
@@ -411,7 +411,11 @@ pub fn emit_value(spec: &Spec) -> TokenStream {
     });
     let owned_fixed = fixed.iter().map(|(k, _)| {
         let v = ident(&k.name);
-        quote!(VariantRef::#v(x) => Some(Variant::#v(x.clone())))
+        if boxed(k) {
+            quote!(VariantRef::#v(x) => Some(Variant::#v(x.clone())))
+        } else {
+            quote!(VariantRef::#v(x) => Some(Variant::#v(*x)))
+        }
     });
     let owned_packed = packed.iter().map(|(k, _)| {
         let v = ident(&k.name);
