@@ -41,16 +41,34 @@ pub fn emit_kinds(spec: &Spec) -> TokenStream {
         let n = &k.name;
         quote! { Kind::#v => #n, }
     });
-    let packed_elem = spec.kinds.iter().filter_map(|k| {
-        let v = ident(&k.name);
-        let e = ident(k.packed_of.as_deref()?);
-        Some(quote! { Kind::#v => Some(Kind::#e), })
-    });
-    let migrate = spec.kinds.iter().filter_map(|k| {
-        let v = ident(&k.name);
-        let m = ident(k.migrate.as_deref()?);
-        Some(quote! { Kind::#v => Some(Kind::#m), })
-    });
+    // A match on `self` with these arms, or just `None` when there are none (clippy).
+    let lookup = |arms: Vec<TokenStream>| {
+        if arms.is_empty() {
+            quote! { let _ = self; None }
+        } else {
+            quote! { match self { #(#arms)* _ => None } }
+        }
+    };
+    let packed_elem = lookup(
+        spec.kinds
+            .iter()
+            .filter_map(|k| {
+                let v = ident(&k.name);
+                let e = ident(k.packed_of.as_deref()?);
+                Some(quote! { Kind::#v => Some(Kind::#e), })
+            })
+            .collect(),
+    );
+    let migrate = lookup(
+        spec.kinds
+            .iter()
+            .filter_map(|k| {
+                let v = ident(&k.name);
+                let m = ident(k.migrate.as_deref()?);
+                Some(quote! { Kind::#v => Some(Kind::#m), })
+            })
+            .collect(),
+    );
     let fixed = spec
         .kinds
         .iter()
@@ -95,11 +113,11 @@ pub fn emit_kinds(spec: &Spec) -> TokenStream {
             }
             /// The fixed kind whose values this packed array holds.
             pub fn packed_element(self) -> Option<Kind> {
-                match self { #(#packed_elem)* _ => None }
+                #packed_elem
             }
             /// The nearest kind for a migration target without this one.
             pub fn migrate_to(self) -> Option<Kind> {
-                match self { #(#migrate)* _ => None }
+                #migrate
             }
             /// The fixed or packed kind a text-form constructor names (`Quat`, `PoolVector2Array`,
             /// `Matrix32`), in any dialect.

@@ -28,9 +28,8 @@ impl Kind {
     }
     /// The fixed kind whose values this packed array holds.
     pub fn packed_element(self) -> Option<Kind> {
-        match self {
-            _ => None,
-        }
+        let _ = self;
+        None
     }
     /// The nearest kind for a migration target without this one.
     pub fn migrate_to(self) -> Option<Kind> {

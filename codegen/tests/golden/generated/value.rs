@@ -119,9 +119,9 @@ impl<'a> VariantRef<'a> {
     /// The owned value of a fixed layout or a packed array of one.
     pub(crate) fn fixed_to_owned(&self) -> Option<Variant> {
         match self {
-            VariantRef::Vector2(x) => Some(Variant::Vector2(x.clone())),
-            VariantRef::Vector2i(x) => Some(Variant::Vector2i(x.clone())),
-            VariantRef::Color(x) => Some(Variant::Color(x.clone())),
+            VariantRef::Vector2(x) => Some(Variant::Vector2(*x)),
+            VariantRef::Vector2i(x) => Some(Variant::Vector2i(*x)),
+            VariantRef::Color(x) => Some(Variant::Color(*x)),
             _ => None,
         }
     }
