@@ -69,6 +69,16 @@ impl Dialect {
         }
     }
 
+    /// The text form's constructor name of `kind` (`Quat`, `PoolVector2Array`) and whether it
+    /// is written tight (`Vector2(1, 2)`) rather than padded (`Vector2( 1, 2 )`), from the spec.
+    pub fn text_ctor(self, kind: Kind) -> (&'static str, bool) {
+        match self {
+            Dialect::Godot3 => godot3::text_ctor(kind),
+            Dialect::Godot4 => godot4::text_ctor(kind),
+            Dialect::Pandemonium => pandemonium::text_ctor(kind),
+        }
+    }
+
     /// Whether the dialect has `feature` at `version`.
     #[inline]
     pub fn has_feature(self, version: Version, feature: Feature) -> bool {

@@ -13,7 +13,7 @@ use super::float::{c_format_g, shortest_f32, shortest_f64};
 use super::order::{engine_sort, key_less};
 use crate::dialect::Dialect;
 use crate::generated::kinds::Kind;
-use crate::math::*;
+use crate::layout::{real_to_f32_bits, Scalar};
 use crate::variant::*;
 
 /// How reals are printed.
@@ -62,26 +62,11 @@ impl Writer {
         self.dialect == Dialect::Godot4
     }
 
-    /// `( ` and ` )` around constructor arguments in Godot 3 and Pandemonium (`Vector2( 1, 2 )`),
-    /// none in Godot 4 (`Vector2(1, 2)`).
-    fn open(&self, name: &str) -> String {
-        if self.godot4() {
-            format!("{name}(")
-        } else {
-            format!("{name}( ")
-        }
-    }
-
-    fn close(&self) -> &'static str {
-        if self.godot4() {
-            ")"
-        } else {
-            " )"
-        }
-    }
-
-    fn ctor(&self, name: &str, args: &[String]) -> String {
-        format!("{}{}{}", self.open(name), args.join(", "), self.close())
+    /// `Name(args)` with the constructor name and spacing the spec gives `kind` in the dialect.
+    fn kind_ctor(&self, kind: Kind, args: &[String]) -> String {
+        let (name, tight) = self.dialect.text_ctor(kind);
+        let (open, close) = if tight { ("(", ")") } else { ("( ", " )") };
+        format!("{name}{open}{}{close}", args.join(", "))
     }
 
     /// A real component (`rtosfix` / `rtos_fix`).
@@ -138,22 +123,13 @@ impl Writer {
         }
     }
 
-    fn reals(&self, vs: &[f64]) -> Vec<String> {
-        vs.iter().map(|&x| self.real(x)).collect()
-    }
-
-    fn color_reals(&self, c: &Color) -> Vec<String> {
-        [c.r, c.g, c.b, c.a]
-            .iter()
-            .map(|&x| self.real(f64::from(x)))
-            .collect()
-    }
-
-    fn name<'a>(&self, g3: &'a str, g4: &'a str) -> &'a str {
-        if self.godot4() {
-            g4
-        } else {
-            g3
+    /// One component of a math value, by its scalar type.
+    fn component(&self, scalar: Scalar, x: f64) -> String {
+        match scalar {
+            Scalar::Real => self.real(x),
+            Scalar::I32 => self.int_component(x as i32),
+            // `Color` is `float` in every engine: print the f32 itself.
+            Scalar::F32 => self.real(f64::from(f32::from_bits(real_to_f32_bits(x)))),
         }
     }
 
@@ -169,92 +145,6 @@ impl Writer {
                 out.push_str(&c_escape_multiline(s));
                 out.push('"');
             }
-            Variant::Vector2(p) => out.push_str(&self.ctor("Vector2", &self.reals(&[p.x, p.y]))),
-            Variant::Vector2i(p) => {
-                let a = [self.int_component(p.x), self.int_component(p.y)];
-                out.push_str(&self.ctor("Vector2i", &a))
-            }
-            Variant::Rect2(r) => out.push_str(&self.ctor(
-                "Rect2",
-                &self.reals(&[r.position.x, r.position.y, r.size.x, r.size.y]),
-            )),
-            Variant::Rect2i(r) => {
-                let a: Vec<String> = [r.position.x, r.position.y, r.size.x, r.size.y]
-                    .iter()
-                    .map(|&x| self.int_component(x))
-                    .collect();
-                out.push_str(&self.ctor("Rect2i", &a))
-            }
-            Variant::Vector3(p) => {
-                out.push_str(&self.ctor("Vector3", &self.reals(&[p.x, p.y, p.z])))
-            }
-            Variant::Vector3i(p) => {
-                let a: Vec<String> = [p.x, p.y, p.z]
-                    .iter()
-                    .map(|&x| self.int_component(x))
-                    .collect();
-                out.push_str(&self.ctor("Vector3i", &a))
-            }
-            // Transform2D: `columns[i][j]` (3.x `elements[i][j]`), i.e. x axis, y axis, origin.
-            Variant::Transform2D(t) => out.push_str(&self.ctor(
-                "Transform2D",
-                &self.reals(&[t.x.x, t.x.y, t.y.x, t.y.y, t.origin.x, t.origin.y]),
-            )),
-            Variant::Vector4(p) => {
-                out.push_str(&self.ctor("Vector4", &self.reals(&[p.x, p.y, p.z, p.w])))
-            }
-            Variant::Vector4i(p) => {
-                let a: Vec<String> = [p.x, p.y, p.z, p.w]
-                    .iter()
-                    .map(|&x| self.int_component(x))
-                    .collect();
-                out.push_str(&self.ctor("Vector4i", &a))
-            }
-            Variant::Plane(p) => out.push_str(&self.ctor(
-                "Plane",
-                &self.reals(&[p.normal.x, p.normal.y, p.normal.z, p.d]),
-            )),
-            Variant::Quaternion(q) => {
-                // 3.x `Quat( … )`; Pandemonium 3.8+ and Godot 4 `Quaternion`.
-                let name = match self.dialect {
-                    Dialect::Godot3 => "Quat",
-                    _ => "Quaternion",
-                };
-                out.push_str(&self.ctor(name, &self.reals(&[q.x, q.y, q.z, q.w])))
-            }
-            Variant::Aabb(b) => out.push_str(&self.ctor(
-                "AABB",
-                &self.reals(&[
-                    b.position.x,
-                    b.position.y,
-                    b.position.z,
-                    b.size.x,
-                    b.size.y,
-                    b.size.z,
-                ]),
-            )),
-            // Basis: `rows[i][j]` (3.x `elements[i][j]`), which is also the byte order.
-            Variant::Basis(b) => out.push_str(&self.ctor("Basis", &self.reals(&basis_rows(b)))),
-            Variant::Transform3D(t) => {
-                let mut r = basis_rows(&t.basis).to_vec();
-                r.extend([t.origin.x, t.origin.y, t.origin.z]);
-                out.push_str(&self.ctor(self.name("Transform", "Transform3D"), &self.reals(&r)))
-            }
-            // Projection: `columns[i][j]`; Pandemonium writes it without the inner spaces.
-            Variant::Projection(p) => {
-                let r: Vec<f64> = p
-                    .columns
-                    .iter()
-                    .flat_map(|c| [c.x, c.y, c.z, c.w])
-                    .collect();
-                let args = self.reals(&r).join(", ");
-                if self.dialect == Dialect::Godot3 {
-                    out.push_str(&self.ctor("Projection", &[args]));
-                } else {
-                    out.push_str(&format!("Projection({args})"));
-                }
-            }
-            Variant::Color(c) => out.push_str(&self.ctor("Color", &self.color_reals(c))),
             // STRING_NAME: Godot 4 `&"…"`, Pandemonium `@"…"`, both with `c_escape`. Godot 3
             // has no StringName; we print the Godot 4 form, which our parser reads.
             Variant::StringName(s) => {
@@ -288,15 +178,15 @@ impl Writer {
             Variant::Array(a) => self.array(a, depth, out, stack),
             Variant::PackedByteArray(b) => {
                 let a: Vec<String> = b.iter().map(u8::to_string).collect();
-                out.push_str(&self.ctor(self.name("PoolByteArray", "PackedByteArray"), &a))
+                out.push_str(&self.kind_ctor(Kind::PackedByteArray, &a))
             }
             Variant::PackedInt32Array(b) => {
                 let a: Vec<String> = b.iter().map(i32::to_string).collect();
-                out.push_str(&self.ctor(self.name("PoolIntArray", "PackedInt32Array"), &a))
+                out.push_str(&self.kind_ctor(Kind::PackedInt32Array, &a))
             }
             Variant::PackedInt64Array(b) => {
                 let a: Vec<String> = b.iter().map(i64::to_string).collect();
-                out.push_str(&self.ctor("PackedInt64Array", &a))
+                out.push_str(&self.kind_ctor(Kind::PackedInt64Array, &a))
             }
             Variant::PackedFloat32Array(b) => {
                 let a: Vec<String> = b
@@ -306,7 +196,7 @@ impl Writer {
                         Reals::Engine => self.real(f64::from(x)),
                     })
                     .collect();
-                out.push_str(&self.ctor(self.name("PoolRealArray", "PackedFloat32Array"), &a))
+                out.push_str(&self.kind_ctor(Kind::PackedFloat32Array, &a))
             }
             Variant::PackedFloat64Array(b) => {
                 let a: Vec<String> = b
@@ -316,61 +206,29 @@ impl Writer {
                         Reals::Engine => self.real(x),
                     })
                     .collect();
-                out.push_str(&self.ctor("PackedFloat64Array", &a))
+                out.push_str(&self.kind_ctor(Kind::PackedFloat64Array, &a))
             }
             // Elements use `c_escape` (unlike a String value).
             Variant::PackedStringArray(b) => {
                 let a: Vec<String> = b.iter().map(|s| format!("\"{}\"", c_escape(s))).collect();
-                out.push_str(&self.ctor(self.name("PoolStringArray", "PackedStringArray"), &a))
+                out.push_str(&self.kind_ctor(Kind::PackedStringArray, &a))
             }
-            Variant::PackedVector2Array(b) => {
-                let r: Vec<f64> = b.iter().flat_map(|p| [p.x, p.y]).collect();
-                out.push_str(&self.ctor(
-                    self.name("PoolVector2Array", "PackedVector2Array"),
-                    &self.reals(&r),
-                ))
-            }
-            Variant::PackedVector2iArray(b) => {
-                let a: Vec<String> = b
+            // Fixed layouts and packed arrays of them: the constructor the spec names for the
+            // dialect, then every component in wire order (which is also the text order).
+            _ => {
+                let (kind, comps, values) = if let Some(f) = v.as_fixed() {
+                    (f.kind(), f.components(), f.values())
+                } else if let Some(p) = v.as_packed() {
+                    (p.kind(), p.components(), p.values())
+                } else {
+                    return;
+                };
+                let args: Vec<String> = values
                     .iter()
-                    .flat_map(|p| [p.x, p.y])
-                    .map(|x| self.int_component(x))
+                    .zip(comps.iter().cycle())
+                    .map(|(&x, c)| self.component(c.scalar, x))
                     .collect();
-                out.push_str(&self.ctor(self.name("PoolVector2iArray", "PackedVector2iArray"), &a))
-            }
-            Variant::PackedVector3Array(b) => {
-                let r: Vec<f64> = b.iter().flat_map(|p| [p.x, p.y, p.z]).collect();
-                out.push_str(&self.ctor(
-                    self.name("PoolVector3Array", "PackedVector3Array"),
-                    &self.reals(&r),
-                ))
-            }
-            Variant::PackedVector3iArray(b) => {
-                let a: Vec<String> = b
-                    .iter()
-                    .flat_map(|p| [p.x, p.y, p.z])
-                    .map(|x| self.int_component(x))
-                    .collect();
-                out.push_str(&self.ctor(self.name("PoolVector3iArray", "PackedVector3iArray"), &a))
-            }
-            Variant::PackedColorArray(b) => {
-                let a: Vec<String> = b.iter().flat_map(|c| self.color_reals(c)).collect();
-                out.push_str(&self.ctor(self.name("PoolColorArray", "PackedColorArray"), &a))
-            }
-            Variant::PackedVector4Array(b) => {
-                let r: Vec<f64> = b.iter().flat_map(|p| [p.x, p.y, p.z, p.w]).collect();
-                out.push_str(&self.ctor(
-                    self.name("PoolVector4Array", "PackedVector4Array"),
-                    &self.reals(&r),
-                ))
-            }
-            Variant::PackedVector4iArray(b) => {
-                let a: Vec<String> = b
-                    .iter()
-                    .flat_map(|p| [p.x, p.y, p.z, p.w])
-                    .map(|x| self.int_component(x))
-                    .collect();
-                out.push_str(&self.ctor(self.name("PoolVector4iArray", "PackedVector4iArray"), &a))
+                out.push_str(&self.kind_ctor(kind, &args));
             }
         }
     }
@@ -536,12 +394,6 @@ fn exact_real(v: f64, as_f32: bool) -> String {
     }
 }
 
-fn basis_rows(b: &Basis) -> [f64; 9] {
-    let r = &b.rows;
-    [
-        r[0].x, r[0].y, r[0].z, r[1].x, r[1].y, r[1].z, r[2].x, r[2].y, r[2].z,
-    ]
-}
 
 /// `Resource("path")` as 4.3 writes an external resource (`"Resource(\"" + path + "\")"`,
 /// the path not escaped).
