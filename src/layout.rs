@@ -129,6 +129,12 @@ pub struct Component {
     pub text_default: Option<f64>,
 }
 
+/// The components of fixed kind `kind` (or of a packed array's element), from the spec.
+pub fn components_of(kind: crate::generated::kinds::Kind) -> Option<&'static [Component]> {
+    let kind = kind.packed_element().unwrap_or(kind);
+    crate::generated::value::with_fixed!(kind, T => Some(T::COMPONENTS), _ => None)
+}
+
 /// A math type with a fixed wire layout: every such type of the spec implements it (generated).
 ///
 /// Components travel as `f64`: reals are `f64`, `i32` widens exactly, and an `f32` widens with

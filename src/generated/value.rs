@@ -473,22 +473,29 @@ fn build_packed<T: FixedLayout>(len: usize, f: &mut dyn FnMut(usize) -> f64) -> 
 /// `kind`, or `other` for any other kind.
 macro_rules! with_fixed {
     ($kind:expr, $T:ident => $body:expr, _ => $other:expr) => {
-        match $kind { Kind::Vector2 => { type $T = crate ::generated::math::Vector2;
-        $body } Kind::Vector2i => { type $T = crate ::generated::math::Vector2i; $body }
-        Kind::Rect2 => { type $T = crate ::generated::math::Rect2; $body } Kind::Rect2i
-        => { type $T = crate ::generated::math::Rect2i; $body } Kind::Vector3 => { type
-        $T = crate ::generated::math::Vector3; $body } Kind::Vector3i => { type $T =
-        crate ::generated::math::Vector3i; $body } Kind::Transform2D => { type $T = crate
-        ::generated::math::Transform2D; $body } Kind::Vector4 => { type $T = crate
-        ::generated::math::Vector4; $body } Kind::Vector4i => { type $T = crate
-        ::generated::math::Vector4i; $body } Kind::Plane => { type $T = crate
-        ::generated::math::Plane; $body } Kind::Quaternion => { type $T = crate
-        ::generated::math::Quaternion; $body } Kind::Aabb => { type $T = crate
-        ::generated::math::Aabb; $body } Kind::Basis => { type $T = crate
-        ::generated::math::Basis; $body } Kind::Transform3D => { type $T = crate
-        ::generated::math::Transform3D; $body } Kind::Projection => { type $T = crate
-        ::generated::math::Projection; $body } Kind::Color => { type $T = crate
-        ::generated::math::Color; $body } _ => $other }
+        match $kind { crate ::generated::kinds::Kind::Vector2 => { type $T = crate
+        ::generated::math::Vector2; $body } crate ::generated::kinds::Kind::Vector2i => {
+        type $T = crate ::generated::math::Vector2i; $body } crate
+        ::generated::kinds::Kind::Rect2 => { type $T = crate ::generated::math::Rect2;
+        $body } crate ::generated::kinds::Kind::Rect2i => { type $T = crate
+        ::generated::math::Rect2i; $body } crate ::generated::kinds::Kind::Vector3 => {
+        type $T = crate ::generated::math::Vector3; $body } crate
+        ::generated::kinds::Kind::Vector3i => { type $T = crate
+        ::generated::math::Vector3i; $body } crate ::generated::kinds::Kind::Transform2D
+        => { type $T = crate ::generated::math::Transform2D; $body } crate
+        ::generated::kinds::Kind::Vector4 => { type $T = crate
+        ::generated::math::Vector4; $body } crate ::generated::kinds::Kind::Vector4i => {
+        type $T = crate ::generated::math::Vector4i; $body } crate
+        ::generated::kinds::Kind::Plane => { type $T = crate ::generated::math::Plane;
+        $body } crate ::generated::kinds::Kind::Quaternion => { type $T = crate
+        ::generated::math::Quaternion; $body } crate ::generated::kinds::Kind::Aabb => {
+        type $T = crate ::generated::math::Aabb; $body } crate
+        ::generated::kinds::Kind::Basis => { type $T = crate ::generated::math::Basis;
+        $body } crate ::generated::kinds::Kind::Transform3D => { type $T = crate
+        ::generated::math::Transform3D; $body } crate
+        ::generated::kinds::Kind::Projection => { type $T = crate
+        ::generated::math::Projection; $body } crate ::generated::kinds::Kind::Color => {
+        type $T = crate ::generated::math::Color; $body } _ => $other }
     };
 }
 pub(crate) use with_fixed;
@@ -496,14 +503,20 @@ pub(crate) use with_fixed;
 /// packed kind `kind`, or `other` for any other kind.
 macro_rules! with_packed {
     ($kind:expr, $T:ident => $body:expr, _ => $other:expr) => {
-        match $kind { Kind::PackedVector2Array => { type $T = crate
-        ::generated::math::Vector2; $body } Kind::PackedVector2iArray => { type $T =
-        crate ::generated::math::Vector2i; $body } Kind::PackedVector3Array => { type $T
-        = crate ::generated::math::Vector3; $body } Kind::PackedVector3iArray => { type
-        $T = crate ::generated::math::Vector3i; $body } Kind::PackedColorArray => { type
-        $T = crate ::generated::math::Color; $body } Kind::PackedVector4Array => { type
-        $T = crate ::generated::math::Vector4; $body } Kind::PackedVector4iArray => {
-        type $T = crate ::generated::math::Vector4i; $body } _ => $other }
+        match $kind { crate ::generated::kinds::Kind::PackedVector2Array => { type $T =
+        crate ::generated::math::Vector2; $body } crate
+        ::generated::kinds::Kind::PackedVector2iArray => { type $T = crate
+        ::generated::math::Vector2i; $body } crate
+        ::generated::kinds::Kind::PackedVector3Array => { type $T = crate
+        ::generated::math::Vector3; $body } crate
+        ::generated::kinds::Kind::PackedVector3iArray => { type $T = crate
+        ::generated::math::Vector3i; $body } crate
+        ::generated::kinds::Kind::PackedColorArray => { type $T = crate
+        ::generated::math::Color; $body } crate
+        ::generated::kinds::Kind::PackedVector4Array => { type $T = crate
+        ::generated::math::Vector4; $body } crate
+        ::generated::kinds::Kind::PackedVector4iArray => { type $T = crate
+        ::generated::math::Vector4i; $body } _ => $other }
     };
 }
 pub(crate) use with_packed;

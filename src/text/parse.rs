@@ -11,6 +11,8 @@ use super::write::type_name;
 use super::TextError;
 use crate::dialect::Dialect;
 use crate::generated::kinds::Kind;
+use crate::generated::value::{fixed_from, packed_from};
+use crate::layout::{components_of, Scalar};
 use crate::math::*;
 use crate::variant::*;
 
@@ -745,22 +747,6 @@ impl<'a> Parser<'a> {
         Ok(args)
     }
 
-    /// Reals narrowed to `f32`: the engines parse `real_t` components into `float`
-    /// (`_parse_construct<real_t>` with real_t = float in single-precision builds).
-    fn reals(&mut self, name: &str, count: usize) -> Result<Vec<f64>, TextError> {
-        Ok(self
-            .args(name, &[count])?
-            .into_iter()
-            .map(|(f, _)| narrow(f))
-            .collect())
-    }
-
-    fn ints(&mut self, name: &str, count: usize) -> Result<Vec<i32>, TextError> {
-        let (line, column) = (self.line, self.column);
-        let args = self.args(name, &[count])?;
-        ints32(args, name, line, column)
-    }
-
     /// A packed array of `width`-component elements.
     fn packed(&mut self, name: &str, width: usize) -> Result<Vec<(f64, Option<i64>)>, TextError> {
         let (line, column) = (self.line, self.column);
@@ -784,90 +770,6 @@ impl<'a> Parser<'a> {
             "true" => Variant::Bool(true),
             "false" => Variant::Bool(false),
             "inf" | "inf_neg" | "nan" => Variant::Float(special_float(id).unwrap_or(f64::NAN)),
-            "Vector2" => {
-                let a = self.reals(id, 2)?;
-                Variant::Vector2(Vector2::new(a[0], a[1]))
-            }
-            "Vector2i" => {
-                let a = self.ints(id, 2)?;
-                Variant::Vector2i(Vector2i::new(a[0], a[1]))
-            }
-            "Rect2" => {
-                let a = self.reals(id, 4)?;
-                Variant::Rect2(Rect2::new(
-                    Vector2::new(a[0], a[1]),
-                    Vector2::new(a[2], a[3]),
-                ))
-            }
-            "Rect2i" => {
-                let a = self.ints(id, 4)?;
-                Variant::Rect2i(Rect2i::new(
-                    Vector2i::new(a[0], a[1]),
-                    Vector2i::new(a[2], a[3]),
-                ))
-            }
-            "Vector3" => {
-                let a = self.reals(id, 3)?;
-                Variant::Vector3(Vector3::new(a[0], a[1], a[2]))
-            }
-            "Vector3i" => {
-                let a = self.ints(id, 3)?;
-                Variant::Vector3i(Vector3i::new(a[0], a[1], a[2]))
-            }
-            "Vector4" => {
-                let a = self.reals(id, 4)?;
-                Variant::Vector4(Vector4::new(a[0], a[1], a[2], a[3]))
-            }
-            "Vector4i" => {
-                let a = self.ints(id, 4)?;
-                Variant::Vector4i(Vector4i::new(a[0], a[1], a[2], a[3]))
-            }
-            // "Matrix32" is the 2.x name the engines still read.
-            "Transform2D" | "Matrix32" => {
-                let a = self.reals(id, 6)?;
-                Variant::Transform2D(Box::new(Transform2D::new(
-                    Vector2::new(a[0], a[1]),
-                    Vector2::new(a[2], a[3]),
-                    Vector2::new(a[4], a[5]),
-                )))
-            }
-            "Plane" => {
-                let a = self.reals(id, 4)?;
-                Variant::Plane(Plane::new(Vector3::new(a[0], a[1], a[2]), a[3]))
-            }
-            "Quaternion" | "Quat" => {
-                let a = self.reals(id, 4)?;
-                Variant::Quaternion(Quaternion::new(a[0], a[1], a[2], a[3]))
-            }
-            "AABB" | "Rect3" => {
-                let a = self.reals(id, 6)?;
-                Variant::Aabb(Box::new(Aabb::new(
-                    Vector3::new(a[0], a[1], a[2]),
-                    Vector3::new(a[3], a[4], a[5]),
-                )))
-            }
-            "Basis" | "Matrix3" => {
-                let a = self.reals(id, 9)?;
-                Variant::Basis(Box::new(basis_from_rows(&a)))
-            }
-            "Transform3D" | "Transform" => {
-                let a = self.reals(id, 12)?;
-                Variant::Transform3D(Box::new(Transform3D::new(
-                    basis_from_rows(&a[..9]),
-                    Vector3::new(a[9], a[10], a[11]),
-                )))
-            }
-            "Projection" => {
-                let a = self.reals(id, 16)?;
-                let col = |i: usize| Vector4::new(a[i], a[i + 1], a[i + 2], a[i + 3]);
-                Variant::Projection(Box::new(Projection::new([col(0), col(4), col(8), col(12)])))
-            }
-            // Lenient: three components mean an opaque color (`Color(1, 0, 0)`).
-            "Color" => {
-                let a = self.args(id, &[3, 4])?;
-                let f = |i: usize| a.get(i).map_or(1.0, |x| x.0 as f32);
-                Variant::Color(Color::new(f(0), f(1), f(2), f(3)))
-            }
             "NodePath" => {
                 self.expect(Tok::LParen)?;
                 let s = self.string_arg()?;
@@ -976,58 +878,8 @@ impl<'a> Parser<'a> {
                 }
                 Variant::PackedStringArray(out)
             }
-            "PackedVector2Array" | "PoolVector2Array" | "Vector2Array" => {
-                let a = reals_of(self.packed(id, 2)?);
-                Variant::PackedVector2Array(a.chunks(2).map(|c| Vector2::new(c[0], c[1])).collect())
-            }
-            "PackedVector2iArray" | "PoolVector2iArray" => {
-                let a = ints32(self.packed(id, 2)?, id, line, column)?;
-                Variant::PackedVector2iArray(
-                    a.chunks(2).map(|c| Vector2i::new(c[0], c[1])).collect(),
-                )
-            }
-            "PackedVector3Array" | "PoolVector3Array" | "Vector3Array" => {
-                let a = reals_of(self.packed(id, 3)?);
-                Variant::PackedVector3Array(
-                    a.chunks(3)
-                        .map(|c| Vector3::new(c[0], c[1], c[2]))
-                        .collect(),
-                )
-            }
-            "PackedVector3iArray" | "PoolVector3iArray" => {
-                let a = ints32(self.packed(id, 3)?, id, line, column)?;
-                Variant::PackedVector3iArray(
-                    a.chunks(3)
-                        .map(|c| Vector3i::new(c[0], c[1], c[2]))
-                        .collect(),
-                )
-            }
-            "PackedVector4Array" | "PoolVector4Array" | "Vector4Array" => {
-                let a = reals_of(self.packed(id, 4)?);
-                Variant::PackedVector4Array(
-                    a.chunks(4)
-                        .map(|c| Vector4::new(c[0], c[1], c[2], c[3]))
-                        .collect(),
-                )
-            }
-            "PackedVector4iArray" | "PoolVector4iArray" => {
-                let a = ints32(self.packed(id, 4)?, id, line, column)?;
-                Variant::PackedVector4iArray(
-                    a.chunks(4)
-                        .map(|c| Vector4i::new(c[0], c[1], c[2], c[3]))
-                        .collect(),
-                )
-            }
-            "PackedColorArray" | "PoolColorArray" | "ColorArray" => {
-                let a = self.packed(id, 4)?;
-                Variant::PackedColorArray(
-                    a.chunks(4)
-                        .map(|c| {
-                            Color::new(c[0].0 as f32, c[1].0 as f32, c[2].0 as f32, c[3].0 as f32)
-                        })
-                        .collect(),
-                )
-            }
+            // Math types and packed arrays of them, by any constructor name of any dialect.
+            _ if Kind::from_text_name(id).is_some() => self.math(id)?,
             _ => {
                 return Err(TextError {
                     line,
@@ -1037,6 +889,62 @@ impl<'a> Parser<'a> {
             }
         };
         Ok(v)
+    }
+
+    /// A math value or a packed array of them: numbers read by each component's scalar type
+    /// (reals narrowed to `f32` as the engines' `real_t` parse does), trailing components with
+    /// a text default optional.
+    fn math(&mut self, name: &str) -> Result<Variant, TextError> {
+        // Errors point at the arguments, as those of every constructor do.
+        let (line, column) = (self.line, self.column);
+        let err = |message: String| TextError {
+            line,
+            column,
+            message,
+        };
+        let kind = Kind::from_text_name(name)
+            .ok_or_else(|| err(format!("unknown identifier `{name}`")))?;
+        let comps = components_of(kind).ok_or_else(|| err(format!("`{name}` is not a math type")))?;
+        let n = comps.len();
+        let args = self.numbers()?;
+        let packed = kind.packed_element().is_some();
+        if packed && args.len() % n != 0 {
+            return Err(err(format!(
+                "`{name}` needs a multiple of {n} numbers, found {}",
+                args.len()
+            )));
+        }
+        let optional = comps.iter().rev().take_while(|c| c.text_default.is_some()).count();
+        if !packed && !(n - optional..=n).contains(&args.len()) {
+            let want: Vec<String> = (n - optional..=n).map(|c| c.to_string()).collect();
+            return Err(err(format!(
+                "`{name}` takes {} arguments, found {}",
+                want.join(" or "),
+                args.len()
+            )));
+        }
+        let mut values = Vec::with_capacity(args.len().max(n));
+        for (i, (f, int)) in args.into_iter().enumerate() {
+            values.push(match comps[i % n].scalar {
+                Scalar::Real => narrow(f),
+                Scalar::F32 => f,
+                Scalar::I32 => int
+                    .and_then(|i| i32::try_from(i).ok())
+                    .map(f64::from)
+                    .ok_or_else(|| err(format!("`{name}` takes 32-bit integers, found {f}")))?,
+            });
+        }
+        if !packed {
+            let missing = comps.get(values.len()..).unwrap_or(&[]);
+            values.extend(missing.iter().filter_map(|c| c.text_default));
+        }
+        let at = |i: usize| values.get(i).copied().unwrap_or(0.0);
+        let v = if packed {
+            packed_from(kind, values.len() / n, &mut |i| at(i))
+        } else {
+            fixed_from(kind, &mut |i| at(i))
+        };
+        v.ok_or_else(|| err(format!("`{name}` is not a math type")))
     }
 
     fn string_arg(&mut self) -> Result<String, TextError> {
@@ -1183,9 +1091,6 @@ fn narrow(f: f64) -> f64 {
     f64::from(f as f32)
 }
 
-fn reals_of(a: Vec<(f64, Option<i64>)>) -> Vec<f64> {
-    a.into_iter().map(|(f, _)| narrow(f)).collect()
-}
 
 fn ints32(
     a: Vec<(f64, Option<i64>)>,
@@ -1205,13 +1110,6 @@ fn ints32(
         .collect()
 }
 
-fn basis_from_rows(a: &[f64]) -> Basis {
-    Basis::new([
-        Vector3::new(a[0], a[1], a[2]),
-        Vector3::new(a[3], a[4], a[5]),
-        Vector3::new(a[6], a[7], a[8]),
-    ])
-}
 
 /// A builtin type by its `Variant::get_type_name` (Godot 4 names).
 fn builtin_kind(name: &str) -> Option<Kind> {

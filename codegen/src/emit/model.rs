@@ -385,12 +385,12 @@ pub fn emit_value(spec: &Spec) -> TokenStream {
     });
     let with_fixed = fixed.iter().map(|(k, _)| {
         let v = ident(&k.name);
-        quote!(Kind::#v => { type $T = crate::generated::math::#v; $body })
+        quote!(crate::generated::kinds::Kind::#v => { type $T = crate::generated::math::#v; $body })
     });
     let with_packed = packed.iter().map(|(k, e)| {
         let v = ident(&k.name);
         let e = ident(e);
-        quote!(Kind::#v => { type $T = crate::generated::math::#e; $body })
+        quote!(crate::generated::kinds::Kind::#v => { type $T = crate::generated::math::#e; $body })
     });
     let from_fixed = fixed.iter().map(|(k, _)| {
         let v = ident(&k.name);
