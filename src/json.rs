@@ -43,7 +43,8 @@
 
 use crate::generated::kinds::Kind;
 use crate::layout::{real_from_f32_bits, real_to_f32_bits};
-use crate::math::*;
+use crate::generated::value::{fixed_from, packed_from};
+use crate::layout::{components_of, Component, Scalar};
 use crate::stack::with_stack_for;
 use crate::variant::*;
 use serde::ser::{SerializeMap, Serializer};
@@ -108,66 +109,6 @@ impl Serialize for Json<'_> {
             Variant::Float(f) => m.serialize_entry("value", &R(*f))?,
             Variant::String(x) => m.serialize_entry("value", x)?,
             Variant::StringName(x) => m.serialize_entry("value", &x.0)?,
-            Variant::Vector2(x) => m.serialize_entry("value", &v2(x))?,
-            Variant::Vector2i(x) => m.serialize_entry("value", &[x.x, x.y])?,
-            Variant::Rect2(r) => m.serialize_entry(
-                "value",
-                &PosSize {
-                    position: v2(&r.position),
-                    size: v2(&r.size),
-                },
-            )?,
-            Variant::Rect2i(r) => m.serialize_entry(
-                "value",
-                &PosSize {
-                    position: [r.position.x, r.position.y],
-                    size: [r.size.x, r.size.y],
-                },
-            )?,
-            Variant::Vector3(x) => m.serialize_entry("value", &v3(x))?,
-            Variant::Vector3i(x) => m.serialize_entry("value", &[x.x, x.y, x.z])?,
-            Variant::Transform2D(t) => m.serialize_entry(
-                "value",
-                &Xform2 {
-                    x: v2(&t.x),
-                    y: v2(&t.y),
-                    origin: v2(&t.origin),
-                },
-            )?,
-            Variant::Vector4(x) => m.serialize_entry("value", &v4(x))?,
-            Variant::Vector4i(x) => m.serialize_entry("value", &[x.x, x.y, x.z, x.w])?,
-            Variant::Plane(p) => m.serialize_entry(
-                "value",
-                &PlaneJ {
-                    normal: v3(&p.normal),
-                    d: R(p.d),
-                },
-            )?,
-            Variant::Quaternion(q) => {
-                m.serialize_entry("value", &[R(q.x), R(q.y), R(q.z), R(q.w)])?
-            }
-            Variant::Aabb(b) => m.serialize_entry(
-                "value",
-                &PosSize {
-                    position: v3(&b.position),
-                    size: v3(&b.size),
-                },
-            )?,
-            Variant::Basis(b) => m.serialize_entry("value", &rows(b))?,
-            Variant::Transform3D(t) => m.serialize_entry(
-                "value",
-                &Xform3 {
-                    basis: rows(&t.basis),
-                    origin: v3(&t.origin),
-                },
-            )?,
-            Variant::Projection(p) => m.serialize_entry(
-                "value",
-                &Columns {
-                    columns: p.columns.each_ref().map(v4),
-                },
-            )?,
-            Variant::Color(c) => m.serialize_entry("value", &color(c))?,
             Variant::NodePath(p) => m.serialize_entry(
                 "value",
                 &NodePathJ {
@@ -215,18 +156,19 @@ impl Serialize for Json<'_> {
                 m.serialize_entry("value", &Seq(x, |f: &f64| R(*f)))?
             }
             Variant::PackedStringArray(x) => m.serialize_entry("value", x)?,
-            Variant::PackedVector2Array(x) => m.serialize_entry("value", &Seq(x, v2))?,
-            Variant::PackedVector2iArray(x) => {
-                m.serialize_entry("value", &Seq(x, |p: &Vector2i| [p.x, p.y]))?
-            }
-            Variant::PackedVector3Array(x) => m.serialize_entry("value", &Seq(x, v3))?,
-            Variant::PackedVector3iArray(x) => {
-                m.serialize_entry("value", &Seq(x, |p: &Vector3i| [p.x, p.y, p.z]))?
-            }
-            Variant::PackedColorArray(x) => m.serialize_entry("value", &Seq(x, color))?,
-            Variant::PackedVector4Array(x) => m.serialize_entry("value", &Seq(x, v4))?,
-            Variant::PackedVector4iArray(x) => {
-                m.serialize_entry("value", &Seq(x, |p: &Vector4i| [p.x, p.y, p.z, p.w]))?
+            // Math values and packed arrays of them: the shape of their components (below).
+            _ => {
+                if let Some(f) = v.as_fixed() {
+                    let shape = shape_of(f.kind());
+                    m.serialize_entry("value", &Shaped(shape, f.components(), &f.values()))?
+                } else if let Some(p) = v.as_packed() {
+                    let (shape, comps, values) = (shape_of(p.element()), p.components(), p.values());
+                    let items: Vec<Shaped> = values
+                        .chunks(comps.len().max(1))
+                        .map(|c| Shaped(shape, comps, c))
+                        .collect();
+                    m.serialize_entry("value", &items)?
+                }
             }
         }
         m.end()
@@ -307,41 +249,6 @@ impl Serialize for R32 {
 }
 
 #[derive(Serialize)]
-struct PosSize<T> {
-    position: T,
-    size: T,
-}
-
-#[derive(Serialize)]
-struct Xform2 {
-    x: [R; 2],
-    y: [R; 2],
-    origin: [R; 2],
-}
-
-#[derive(Serialize)]
-struct PlaneJ {
-    normal: [R; 3],
-    d: R,
-}
-
-#[derive(Serialize)]
-struct Rows {
-    rows: [[R; 3]; 3],
-}
-
-#[derive(Serialize)]
-struct Xform3 {
-    basis: Rows,
-    origin: [R; 3],
-}
-
-#[derive(Serialize)]
-struct Columns {
-    columns: [[R; 4]; 4],
-}
-
-#[derive(Serialize)]
 struct NodePathJ<'a> {
     names: &'a [String],
     subnames: &'a [String],
@@ -394,22 +301,108 @@ fn pair(e: &(Variant, Variant)) -> (Json<'_>, Json<'_>) {
 fn property(p: &(String, Variant)) -> (&str, Json<'_>) {
     (&p.0, Json(&p.1))
 }
-fn v2(v: &Vector2) -> [R; 2] {
-    [R(v.x), R(v.y)]
+/// The JSON shape of a math type, from its component paths (`position.x`, `rows[0].y`): a
+/// struct of scalars is an array (`[x, y]`), any other struct an object of its fields, and
+/// `name[i]` fields an array; so `Rect2` is `{"position": [..], "size": [..]}` and `Basis`
+/// `{"rows": [[..], [..], [..]]}`.
+enum Shape {
+    /// Component `i`.
+    Leaf(usize),
+    /// An array of shapes.
+    List(Vec<Shape>),
+    /// Named fields.
+    Fields(Vec<(&'static str, Shape)>),
 }
-fn v3(v: &Vector3) -> [R; 3] {
-    [R(v.x), R(v.y), R(v.z)]
+
+/// The shape of fixed kind `kind`, computed once per kind.
+fn shape_of(kind: Kind) -> &'static Shape {
+    static SHAPES: std::sync::OnceLock<Vec<(Kind, Shape)>> = std::sync::OnceLock::new();
+    static NONE: Shape = Shape::List(Vec::new());
+    let all = SHAPES.get_or_init(|| {
+        Kind::ALL
+            .iter()
+            .filter(|k| k.is_fixed())
+            .filter_map(|&k| {
+                let c = components_of(k)?;
+                let paths: Vec<(&'static str, usize)> =
+                    c.iter().enumerate().map(|(i, c)| (c.path, i)).collect();
+                Some((k, shape(&paths)))
+            })
+            .collect()
+    });
+    all.iter().find(|(k, _)| *k == kind).map_or(&NONE, |(_, s)| s)
 }
-fn v4(v: &Vector4) -> [R; 4] {
-    [R(v.x), R(v.y), R(v.z), R(v.w)]
-}
-fn rows(b: &Basis) -> Rows {
-    Rows {
-        rows: b.rows.each_ref().map(v3),
+
+/// The shape of the components `paths` (path below the current struct, component index).
+fn shape(paths: &[(&'static str, usize)]) -> Shape {
+    if paths.iter().all(|(p, _)| !p.contains(['.', '['])) {
+        return Shape::List(paths.iter().map(|&(_, i)| Shape::Leaf(i)).collect());
     }
+    let mut fields: Vec<(&'static str, Vec<(Option<&'static str>, &'static str, usize)>)> = Vec::new();
+    for &(p, i) in paths {
+        let (head, rest) = p.split_once('.').unwrap_or((p, ""));
+        let (name, index) = match head.split_once('[') {
+            Some((n, idx)) => (n, Some(idx)),
+            None => (head, None),
+        };
+        match fields.last_mut() {
+            Some((n, v)) if *n == name => v.push((index, rest, i)),
+            _ => fields.push((name, vec![(index, rest, i)])),
+        }
+    }
+    let sub = |items: &[(Option<&'static str>, &'static str, usize)]| -> Shape {
+        match items {
+            [(None, "", i)] => Shape::Leaf(*i),
+            _ => shape(&items.iter().map(|&(_, r, i)| (r, i)).collect::<Vec<_>>()),
+        }
+    };
+    Shape::Fields(
+        fields
+            .into_iter()
+            .map(|(name, items)| {
+                if items.iter().any(|(idx, _, _)| idx.is_some()) {
+                    let mut groups: Vec<(&str, Vec<_>)> = Vec::new();
+                    for it in items {
+                        let idx = it.0.unwrap_or("");
+                        match groups.last_mut() {
+                            Some((g, v)) if *g == idx => v.push((None, it.1, it.2)),
+                            _ => groups.push((idx, vec![(None, it.1, it.2)])),
+                        }
+                    }
+                    (name, Shape::List(groups.iter().map(|(_, v)| sub(v)).collect()))
+                } else {
+                    (name, sub(&items))
+                }
+            })
+            .collect(),
+    )
 }
-fn color(c: &Color) -> [R32; 4] {
-    [R32(c.r), R32(c.g), R32(c.b), R32(c.a)]
+
+/// A math value's components serialized in its shape.
+struct Shaped<'a>(&'a Shape, &'a [Component], &'a [f64]);
+
+impl Serialize for Shaped<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let Shaped(shape, comps, values) = *self;
+        match shape {
+            Shape::Leaf(i) => {
+                let x = values.get(*i).copied().unwrap_or_default();
+                match comps.get(*i).map(|c| c.scalar) {
+                    Some(Scalar::I32) => (x as i32).serialize(s),
+                    Some(Scalar::F32) => R32(f32::from_bits(real_to_f32_bits(x))).serialize(s),
+                    _ => R(x).serialize(s),
+                }
+            }
+            Shape::List(items) => s.collect_seq(items.iter().map(|n| Shaped(n, comps, values))),
+            Shape::Fields(fields) => {
+                let mut m = s.serialize_map(Some(fields.len()))?;
+                for (name, n) in fields {
+                    m.serialize_entry(name, &Shaped(n, comps, values))?;
+                }
+                m.end()
+            }
+        }
+    }
 }
 
 /// The value a JSON document describes (the inverse of [`to_json`]).
@@ -714,82 +707,6 @@ impl Reader {
             Kind::Float => Variant::Float(self.real(v)?),
             Kind::String => Variant::String(self.string(v)?.into()),
             Kind::StringName => Variant::StringName(StringName(self.string(v)?.into())),
-            Kind::Vector2 => Variant::Vector2(self.vector2(v)?),
-            Kind::Vector2i => Variant::Vector2i(self.vector2i(v)?),
-            Kind::Rect2 => {
-                let o = self.object(v)?;
-                Variant::Rect2(Rect2 {
-                    position: self.at(".position", |r| r.vector2(r.field(o, "position")?))?,
-                    size: self.at(".size", |r| r.vector2(r.field(o, "size")?))?,
-                })
-            }
-            Kind::Rect2i => {
-                let o = self.object(v)?;
-                Variant::Rect2i(Rect2i {
-                    position: self.at(".position", |r| r.vector2i(r.field(o, "position")?))?,
-                    size: self.at(".size", |r| r.vector2i(r.field(o, "size")?))?,
-                })
-            }
-            Kind::Vector3 => Variant::Vector3(self.vector3(v)?),
-            Kind::Vector3i => {
-                let [x, y, z] = self.ints::<3>(v)?;
-                Variant::Vector3i(Vector3i { x, y, z })
-            }
-            Kind::Transform2D => {
-                let o = self.object(v)?;
-                Variant::Transform2D(Box::new(Transform2D {
-                    x: self.at(".x", |r| r.vector2(r.field(o, "x")?))?,
-                    y: self.at(".y", |r| r.vector2(r.field(o, "y")?))?,
-                    origin: self.at(".origin", |r| r.vector2(r.field(o, "origin")?))?,
-                }))
-            }
-            Kind::Vector4 => Variant::Vector4(self.vector4(v)?),
-            Kind::Vector4i => {
-                let [x, y, z, w] = self.ints::<4>(v)?;
-                Variant::Vector4i(Vector4i { x, y, z, w })
-            }
-            Kind::Plane => {
-                let o = self.object(v)?;
-                Variant::Plane(Plane {
-                    normal: self.at(".normal", |r| r.vector3(r.field(o, "normal")?))?,
-                    d: self.at(".d", |r| r.real(r.field(o, "d")?))?,
-                })
-            }
-            Kind::Quaternion => {
-                let [x, y, z, w] = self.reals::<4>(v)?;
-                Variant::Quaternion(Quaternion { x, y, z, w })
-            }
-            Kind::Aabb => {
-                let o = self.object(v)?;
-                Variant::Aabb(Box::new(Aabb {
-                    position: self.at(".position", |r| r.vector3(r.field(o, "position")?))?,
-                    size: self.at(".size", |r| r.vector3(r.field(o, "size")?))?,
-                }))
-            }
-            Kind::Basis => Variant::Basis(Box::new(self.basis(v)?)),
-            Kind::Transform3D => {
-                let o = self.object(v)?;
-                Variant::Transform3D(Box::new(Transform3D {
-                    basis: self.at(".basis", |r| r.basis(r.field(o, "basis")?))?,
-                    origin: self.at(".origin", |r| r.vector3(r.field(o, "origin")?))?,
-                }))
-            }
-            Kind::Projection => {
-                let o = self.object(v)?;
-                let cols = self.at(".columns", |r| {
-                    let a = r.array(r.field(o, "columns")?)?;
-                    if a.len() != 4 {
-                        return r.err("expected 4 columns");
-                    }
-                    let mut c = [Vector4::default(); 4];
-                    for (i, (slot, x)) in c.iter_mut().zip(a).enumerate() {
-                        *slot = r.at(format!("[{i}]"), |r| r.vector4(x))?;
-                    }
-                    Ok(c)
-                })?;
-                Variant::Projection(Box::new(Projection { columns: cols }))
-            }
-            Kind::Color => Variant::Color(self.color(v)?),
             Kind::NodePath => Variant::NodePath(Box::new(match v {
                 Value::String(s) => NodePath::parse(s),
                 _ => {
@@ -885,27 +802,7 @@ impl Reader {
                 Variant::PackedFloat64Array(self.each(v, |r, x| r.real(x))?)
             }
             Kind::PackedStringArray => Variant::PackedStringArray(self.strings(v)?),
-            Kind::PackedVector2Array => {
-                Variant::PackedVector2Array(self.each(v, |r, x| r.vector2(x))?)
-            }
-            Kind::PackedVector2iArray => {
-                Variant::PackedVector2iArray(self.each(v, |r, x| r.vector2i(x))?)
-            }
-            Kind::PackedVector3Array => {
-                Variant::PackedVector3Array(self.each(v, |r, x| r.vector3(x))?)
-            }
-            Kind::PackedVector3iArray => Variant::PackedVector3iArray(self.each(v, |r, x| {
-                let [x, y, z] = r.ints::<3>(x)?;
-                Ok(Vector3i { x, y, z })
-            })?),
-            Kind::PackedColorArray => Variant::PackedColorArray(self.each(v, |r, x| r.color(x))?),
-            Kind::PackedVector4Array => {
-                Variant::PackedVector4Array(self.each(v, |r, x| r.vector4(x))?)
-            }
-            Kind::PackedVector4iArray => Variant::PackedVector4iArray(self.each(v, |r, x| {
-                let [x, y, z, w] = r.ints::<4>(x)?;
-                Ok(Vector4i { x, y, z, w })
-            })?),
+            k if components_of(k).is_some() => self.math(k, v)?,
             #[allow(unreachable_patterns)]
             other => return self.err(format!("type `{}` has no JSON form", other.name())),
         })
@@ -990,16 +887,29 @@ impl Reader {
         }
     }
 
-    fn ints<const N: usize>(&mut self, v: &Value) -> Res<[i32; N]> {
-        let a = self.array(v)?;
-        if a.len() != N {
-            return self.err(format!("expected {N} integers"));
+    /// A math value (its components in its shape) or a packed array of them.
+    fn math(&mut self, kind: Kind, v: &Value) -> Res<Variant> {
+        let element = kind.packed_element().unwrap_or(kind);
+        let (Some(comps), shape) = (components_of(element), shape_of(element)) else {
+            return self.err(format!("type `{}` has no JSON form", kind.name()));
+        };
+        let n = comps.len().max(1);
+        let built = if kind.packed_element().is_some() {
+            let items = self.array(v)?;
+            let mut vals = vec![0.0; n * items.len()];
+            for (i, (x, out)) in items.iter().zip(vals.chunks_mut(n)).enumerate() {
+                self.at(format!("[{i}]"), |r| r.shaped(shape, comps, x, out))?;
+            }
+            packed_from(kind, items.len(), &mut |i| vals.get(i).copied().unwrap_or_default())
+        } else {
+            let mut vals = vec![0.0; n];
+            self.shaped(shape, comps, v, &mut vals)?;
+            fixed_from(kind, &mut |i| vals.get(i).copied().unwrap_or_default())
+        };
+        match built {
+            Some(v) => Ok(v),
+            None => self.err(format!("type `{}` has no JSON form", kind.name())),
         }
-        let mut out = [0; N];
-        for (i, (slot, x)) in out.iter_mut().zip(a).enumerate() {
-            *slot = self.at(format!("[{i}]"), |r| r.i32(x))?;
-        }
-        Ok(out)
     }
 
     /// A real: a number, or one of the strings of the module docs.
@@ -1053,68 +963,50 @@ impl Reader {
         Ok(f32::from_bits(real_to_f32_bits(self.real(v)?)))
     }
 
-    fn reals<const N: usize>(&mut self, v: &Value) -> Res<[f64; N]> {
-        let a = self.array(v)?;
-        if a.len() != N {
-            return self.err(format!("expected {N} reals"));
-        }
-        let mut out = [0.0; N];
-        for (i, (slot, x)) in out.iter_mut().zip(a).enumerate() {
-            *slot = self.at(format!("[{i}]"), |r| r.real(x))?;
-        }
-        Ok(out)
-    }
-
-    fn vector2(&mut self, v: &Value) -> Res<Vector2> {
-        let [x, y] = self.reals::<2>(v)?;
-        Ok(Vector2 { x, y })
-    }
-
-    fn vector2i(&mut self, v: &Value) -> Res<Vector2i> {
-        let [x, y] = self.ints::<2>(v)?;
-        Ok(Vector2i { x, y })
-    }
-
-    fn vector3(&mut self, v: &Value) -> Res<Vector3> {
-        let [x, y, z] = self.reals::<3>(v)?;
-        Ok(Vector3 { x, y, z })
-    }
-
-    fn vector4(&mut self, v: &Value) -> Res<Vector4> {
-        let [x, y, z, w] = self.reals::<4>(v)?;
-        Ok(Vector4 { x, y, z, w })
-    }
-
-    fn basis(&mut self, v: &Value) -> Res<Basis> {
-        let o = self.object(v)?;
-        self.at(".rows", |r| {
-            let a = r.array(r.field(o, "rows")?)?;
-            if a.len() != 3 {
-                return r.err("expected 3 rows");
+    /// The components of a math value laid out in `shape` (see [`shape`]).
+    fn shaped(&mut self, shape: &Shape, comps: &[Component], v: &Value, out: &mut [f64]) -> Res<()> {
+        match shape {
+            Shape::Leaf(i) => {
+                let x = match comps.get(*i).map(|c| c.scalar) {
+                    Some(Scalar::I32) => f64::from(self.i32(v)?),
+                    Some(Scalar::F32) => real_from_f32_bits(self.real32(v)?.to_bits()),
+                    _ => self.real(v)?,
+                };
+                if let Some(slot) = out.get_mut(*i) {
+                    *slot = x;
+                }
             }
-            let mut rows = [Vector3::default(); 3];
-            for (i, (slot, x)) in rows.iter_mut().zip(a).enumerate() {
-                *slot = r.at(format!("[{i}]"), |r| r.vector3(x))?;
+            Shape::List(items) => {
+                let a = self.array(v)?;
+                if a.len() != items.len() {
+                    let scalar = |n: &Shape| match n {
+                        Shape::Leaf(i) => comps.get(*i).map(|c| c.scalar),
+                        _ => None,
+                    };
+                    let first = items.first().and_then(scalar);
+                    let what = match first {
+                        _ if !items.iter().all(|n| scalar(n) == first) => "values",
+                        Some(Scalar::I32) => "integers",
+                        Some(_) => "reals",
+                        None => "values",
+                    };
+                    return self.err(format!("expected {} {what}", items.len()));
+                }
+                for (i, (n, x)) in items.iter().zip(a).enumerate() {
+                    self.at(format!("[{i}]"), |r| r.shaped(n, comps, x, out))?;
+                }
             }
-            Ok(Basis { rows })
-        })
-    }
-
-    fn color(&mut self, v: &Value) -> Res<Color> {
-        let a = self.array(v)?;
-        if a.len() != 4 {
-            return self.err("expected [r, g, b, a]");
+            Shape::Fields(fields) => {
+                let o = self.object(v)?;
+                for (name, n) in fields {
+                    self.at(format!(".{name}"), |r| {
+                        let x = r.field(o, name)?;
+                        r.shaped(n, comps, x, out)
+                    })?;
+                }
+            }
         }
-        let mut c = [0f32; 4];
-        for (i, (slot, x)) in c.iter_mut().zip(a).enumerate() {
-            *slot = self.at(format!("[{i}]"), |r| r.real32(x))?;
-        }
-        Ok(Color {
-            r: c[0],
-            g: c[1],
-            b: c[2],
-            a: c[3],
-        })
+        Ok(())
     }
 
     fn hex(&self, v: &Value) -> Res<Vec<u8>> {
