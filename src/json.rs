@@ -42,9 +42,9 @@
 //! 8 for an `f32` in `Color` and `PackedFloat32Array`/`PackedColorArray`).
 
 use crate::generated::kinds::Kind;
-use crate::layout::{real_from_f32_bits, real_to_f32_bits};
 use crate::generated::value::{fixed_from, packed_from};
-use crate::layout::{components_of, Component, Scalar};
+use crate::layout::{components_of, tree_of, Component, Scalar, Tree};
+use crate::layout::{real_from_f32_bits, real_to_f32_bits};
 use crate::stack::with_stack_for;
 use crate::variant::*;
 use serde::ser::{SerializeMap, Serializer};
@@ -162,7 +162,8 @@ impl Serialize for Json<'_> {
                     let shape = shape_of(f.kind());
                     m.serialize_entry("value", &Shaped(shape, f.components(), &f.values()))?
                 } else if let Some(p) = v.as_packed() {
-                    let (shape, comps, values) = (shape_of(p.element()), p.components(), p.values());
+                    let (shape, comps, values) =
+                        (shape_of(p.element()), p.components(), p.values());
                     let items: Vec<Shaped> = values
                         .chunks(comps.len().max(1))
                         .map(|c| Shaped(shape, comps, c))
@@ -301,91 +302,23 @@ fn pair(e: &(Variant, Variant)) -> (Json<'_>, Json<'_>) {
 fn property(p: &(String, Variant)) -> (&str, Json<'_>) {
     (&p.0, Json(&p.1))
 }
-/// The JSON shape of a math type, from its component paths (`position.x`, `rows[0].y`): a
-/// struct of scalars is an array (`[x, y]`), any other struct an object of its fields, and
-/// `name[i]` fields an array; so `Rect2` is `{"position": [..], "size": [..]}` and `Basis`
-/// `{"rows": [[..], [..], [..]]}`.
-enum Shape {
-    /// Component `i`.
-    Leaf(usize),
-    /// An array of shapes.
-    List(Vec<Shape>),
-    /// Named fields.
-    Fields(Vec<(&'static str, Shape)>),
-}
-
-/// The shape of fixed kind `kind`, computed once per kind.
-fn shape_of(kind: Kind) -> &'static Shape {
-    static SHAPES: std::sync::OnceLock<Vec<(Kind, Shape)>> = std::sync::OnceLock::new();
-    static NONE: Shape = Shape::List(Vec::new());
-    let all = SHAPES.get_or_init(|| {
-        Kind::ALL
-            .iter()
-            .filter(|k| k.is_fixed())
-            .filter_map(|&k| {
-                let c = components_of(k)?;
-                let paths: Vec<(&'static str, usize)> =
-                    c.iter().enumerate().map(|(i, c)| (c.path, i)).collect();
-                Some((k, shape(&paths)))
-            })
-            .collect()
-    });
-    all.iter().find(|(k, _)| *k == kind).map_or(&NONE, |(_, s)| s)
-}
-
-/// The shape of the components `paths` (path below the current struct, component index).
-fn shape(paths: &[(&'static str, usize)]) -> Shape {
-    if paths.iter().all(|(p, _)| !p.contains(['.', '['])) {
-        return Shape::List(paths.iter().map(|&(_, i)| Shape::Leaf(i)).collect());
-    }
-    let mut fields: Vec<(&'static str, Vec<(Option<&'static str>, &'static str, usize)>)> = Vec::new();
-    for &(p, i) in paths {
-        let (head, rest) = p.split_once('.').unwrap_or((p, ""));
-        let (name, index) = match head.split_once('[') {
-            Some((n, idx)) => (n, Some(idx)),
-            None => (head, None),
-        };
-        match fields.last_mut() {
-            Some((n, v)) if *n == name => v.push((index, rest, i)),
-            _ => fields.push((name, vec![(index, rest, i)])),
-        }
-    }
-    let sub = |items: &[(Option<&'static str>, &'static str, usize)]| -> Shape {
-        match items {
-            [(None, "", i)] => Shape::Leaf(*i),
-            _ => shape(&items.iter().map(|&(_, r, i)| (r, i)).collect::<Vec<_>>()),
-        }
-    };
-    Shape::Fields(
-        fields
-            .into_iter()
-            .map(|(name, items)| {
-                if items.iter().any(|(idx, _, _)| idx.is_some()) {
-                    let mut groups: Vec<(&str, Vec<_>)> = Vec::new();
-                    for it in items {
-                        let idx = it.0.unwrap_or("");
-                        match groups.last_mut() {
-                            Some((g, v)) if *g == idx => v.push((None, it.1, it.2)),
-                            _ => groups.push((idx, vec![(None, it.1, it.2)])),
-                        }
-                    }
-                    (name, Shape::List(groups.iter().map(|(_, v)| sub(v)).collect()))
-                } else {
-                    (name, sub(&items))
-                }
-            })
-            .collect(),
-    )
+/// The JSON shape of a math type is its struct tree ([`Tree`]) with one rule: a struct of
+/// scalars is an array (`[x, y]`, `[r, g, b, a]`), any other struct an object of its fields,
+/// and `name[i]` fields an array; so `Rect2` is `{"position": [..], "size": [..]}` and
+/// `Basis` `{"rows": [[..], [..], [..]]}`.
+fn shape_of(kind: Kind) -> &'static Tree {
+    static NONE: Tree = Tree::Array(Vec::new());
+    tree_of(kind).unwrap_or(&NONE)
 }
 
 /// A math value's components serialized in its shape.
-struct Shaped<'a>(&'a Shape, &'a [Component], &'a [f64]);
+struct Shaped<'a>(&'a Tree, &'a [Component], &'a [f64]);
 
 impl Serialize for Shaped<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let Shaped(shape, comps, values) = *self;
         match shape {
-            Shape::Leaf(i) => {
+            Tree::Scalar(i) => {
                 let x = values.get(*i).copied().unwrap_or_default();
                 match comps.get(*i).map(|c| c.scalar) {
                     Some(Scalar::I32) => (x as i32).serialize(s),
@@ -393,8 +326,11 @@ impl Serialize for Shaped<'_> {
                     _ => R(x).serialize(s),
                 }
             }
-            Shape::List(items) => s.collect_seq(items.iter().map(|n| Shaped(n, comps, values))),
-            Shape::Fields(fields) => {
+            Tree::Array(items) => s.collect_seq(items.iter().map(|n| Shaped(n, comps, values))),
+            flat @ Tree::Struct(fields) if flat.is_flat() => {
+                s.collect_seq(fields.iter().map(|(_, n)| Shaped(n, comps, values)))
+            }
+            Tree::Struct(fields) => {
                 let mut m = s.serialize_map(Some(fields.len()))?;
                 for (name, n) in fields {
                     m.serialize_entry(name, &Shaped(n, comps, values))?;
@@ -900,7 +836,9 @@ impl Reader {
             for (i, (x, out)) in items.iter().zip(vals.chunks_mut(n)).enumerate() {
                 self.at(format!("[{i}]"), |r| r.shaped(shape, comps, x, out))?;
             }
-            packed_from(kind, items.len(), &mut |i| vals.get(i).copied().unwrap_or_default())
+            packed_from(kind, items.len(), &mut |i| {
+                vals.get(i).copied().unwrap_or_default()
+            })
         } else {
             let mut vals = vec![0.0; n];
             self.shaped(shape, comps, v, &mut vals)?;
@@ -964,9 +902,9 @@ impl Reader {
     }
 
     /// The components of a math value laid out in `shape` (see [`shape`]).
-    fn shaped(&mut self, shape: &Shape, comps: &[Component], v: &Value, out: &mut [f64]) -> Res<()> {
+    fn shaped(&mut self, shape: &Tree, comps: &[Component], v: &Value, out: &mut [f64]) -> Res<()> {
         match shape {
-            Shape::Leaf(i) => {
+            Tree::Scalar(i) => {
                 let x = match comps.get(*i).map(|c| c.scalar) {
                     Some(Scalar::I32) => f64::from(self.i32(v)?),
                     Some(Scalar::F32) => real_from_f32_bits(self.real32(v)?.to_bits()),
@@ -976,14 +914,29 @@ impl Reader {
                     *slot = x;
                 }
             }
-            Shape::List(items) => {
+            Tree::Struct(fields) if !shape.is_flat() => {
+                let o = self.object(v)?;
+                for (name, n) in fields {
+                    self.at(format!(".{name}"), |r| {
+                        let x = r.field(o, name)?;
+                        r.shaped(n, comps, x, out)
+                    })?;
+                }
+            }
+            // An array, or a struct of scalars written as one.
+            _ => {
+                let items: Vec<&Tree> = match shape {
+                    Tree::Array(items) => items.iter().collect(),
+                    Tree::Struct(fields) => fields.iter().map(|(_, t)| t).collect(),
+                    Tree::Scalar(_) => Vec::new(),
+                };
                 let a = self.array(v)?;
                 if a.len() != items.len() {
-                    let scalar = |n: &Shape| match n {
-                        Shape::Leaf(i) => comps.get(*i).map(|c| c.scalar),
+                    let scalar = |n: &Tree| match n {
+                        Tree::Scalar(i) => comps.get(*i).map(|c| c.scalar),
                         _ => None,
                     };
-                    let first = items.first().and_then(scalar);
+                    let first = items.first().and_then(|n| scalar(n));
                     let what = match first {
                         _ if !items.iter().all(|n| scalar(n) == first) => "values",
                         Some(Scalar::I32) => "integers",
@@ -994,15 +947,6 @@ impl Reader {
                 }
                 for (i, (n, x)) in items.iter().zip(a).enumerate() {
                     self.at(format!("[{i}]"), |r| r.shaped(n, comps, x, out))?;
-                }
-            }
-            Shape::Fields(fields) => {
-                let o = self.object(v)?;
-                for (name, n) in fields {
-                    self.at(format!(".{name}"), |r| {
-                        let x = r.field(o, name)?;
-                        r.shaped(n, comps, x, out)
-                    })?;
                 }
             }
         }

@@ -168,6 +168,8 @@ pub trait FixedLayout: Copy + Default + PartialEq + std::fmt::Debug + 'static {
     fn visit(&self, f: &mut dyn FnMut(f64));
     /// Builds a value from its components (`f(i)` is component `i`; integers are truncated).
     fn build(f: &mut dyn FnMut(usize) -> f64) -> Self;
+    /// The value held by `v`, if it is of this kind.
+    fn from_value(v: &crate::Variant) -> Option<Self>;
     /// The owned value.
     fn into_variant(self) -> crate::Variant;
     /// The borrowed value.
@@ -180,6 +182,8 @@ pub trait PackedLayout: FixedLayout {
     const PACKED_KIND: crate::generated::kinds::Kind;
     /// The owned packed array.
     fn pack(v: Vec<Self>) -> crate::Variant;
+    /// The elements held by `v`, if it is this packed array.
+    fn unpack(v: &crate::Variant) -> Option<&[Self]>;
     /// The borrowed packed array.
     fn pack_ref(v: crate::borrowed::PackedRef<'_, Self>) -> crate::VariantRef<'_>;
 }
@@ -307,4 +311,92 @@ impl<T: PackedLayout> PackedValue for Vec<T> {
             FixedLayout::write(x, wide, out);
         }
     }
+}
+
+/// The struct tree of a fixed layout, from its component paths: what the JSON and serde shapes
+/// of a math value are made of (`Rect2` is `position: {x, y}, size: {x, y}`).
+#[derive(Debug)]
+pub(crate) enum Tree {
+    /// Component `i`.
+    Scalar(usize),
+    /// Named fields.
+    Struct(Vec<(&'static str, Tree)>),
+    /// `name[i]` fields, in index order.
+    Array(Vec<Tree>),
+}
+
+impl Tree {
+    /// Whether this is a struct of scalars only (`Vector2`, `Color`).
+    pub(crate) fn is_flat(&self) -> bool {
+        matches!(self, Tree::Struct(f) if f.iter().all(|(_, t)| matches!(t, Tree::Scalar(_))))
+    }
+}
+
+/// The struct tree of fixed kind `kind` (computed once per kind).
+pub(crate) fn tree_of(kind: crate::generated::kinds::Kind) -> Option<&'static Tree> {
+    use crate::generated::kinds::Kind;
+    static TREES: std::sync::OnceLock<Vec<(Kind, Tree)>> = std::sync::OnceLock::new();
+    let all = TREES.get_or_init(|| {
+        Kind::ALL
+            .iter()
+            .filter(|k| k.is_fixed())
+            .filter_map(|&k| {
+                let paths: Vec<(&'static str, usize)> = components_of(k)?
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| (c.path, i))
+                    .collect();
+                Some((k, tree(&paths)))
+            })
+            .collect()
+    });
+    all.iter().find(|(k, _)| *k == kind).map(|(_, t)| t)
+}
+
+/// The tree of components given by their paths below the current struct.
+fn tree(paths: &[(&'static str, usize)]) -> Tree {
+    if let [("", i)] = paths {
+        return Tree::Scalar(*i);
+    }
+    // Consecutive components with the same first field: (field, [(index, rest, component)]).
+    type Group = (
+        &'static str,
+        Vec<(Option<&'static str>, &'static str, usize)>,
+    );
+    let mut fields: Vec<Group> = Vec::new();
+    for &(p, i) in paths {
+        let (head, rest) = p.split_once('.').unwrap_or((p, ""));
+        let (name, index) = match head.split_once('[') {
+            Some((n, idx)) => (n, Some(idx)),
+            None => (head, None),
+        };
+        match fields.last_mut() {
+            Some((n, v)) if *n == name => v.push((index, rest, i)),
+            _ => fields.push((name, vec![(index, rest, i)])),
+        }
+    }
+    let rest = |items: &[(Option<&'static str>, &'static str, usize)]| {
+        tree(&items.iter().map(|&(_, r, i)| (r, i)).collect::<Vec<_>>())
+    };
+    Tree::Struct(
+        fields
+            .into_iter()
+            .map(|(name, items)| {
+                if items.iter().all(|(idx, _, _)| idx.is_none()) {
+                    return (name, rest(&items));
+                }
+                let mut groups: Vec<(Option<&str>, Vec<_>)> = Vec::new();
+                for it in items {
+                    match groups.last_mut() {
+                        Some((g, v)) if *g == it.0 => v.push(it),
+                        _ => groups.push((it.0, vec![it])),
+                    }
+                }
+                (
+                    name,
+                    Tree::Array(groups.iter().map(|(_, v)| rest(v)).collect()),
+                )
+            })
+            .collect(),
+    )
 }

@@ -214,6 +214,7 @@ fn lower_common(
             description: k.description,
             model,
             layout,
+            rust_vec: k.rust_vec.unwrap_or(true),
             packed_of: k.packed,
             migrate: k.migrate,
             text_aliases: k.text_aliases,
@@ -240,6 +241,9 @@ fn lower_common(
                     format!("`migrate: {m}` is not another kind"),
                 );
             }
+        }
+        if !k.rust_vec && k.packed_of.is_none() {
+            err(errs, file, &path, "`rust_vec` is for packed arrays");
         }
         for a in &k.text_aliases {
             if !is_rust_ident(a) {

@@ -486,6 +486,8 @@ pub struct KindDef {
     pub layout: Option<Layout>,
     /// A packed array of this fixed kind.
     pub packed_of: Option<String>,
+    /// Whether a Rust `Vec` of the element converts to this packed array.
+    pub rust_vec: bool,
     /// The nearest kind for a migration target without this one.
     pub migrate: Option<String>,
     /// Older constructor names the text parser also reads.

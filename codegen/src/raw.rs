@@ -23,6 +23,9 @@ pub struct RawKind {
     /// The fixed kind whose values a packed array holds.
     #[serde(default)]
     pub packed: Option<String>,
+    /// Whether a Rust `Vec` of the element converts to this packed array (default yes).
+    #[serde(default)]
+    pub rust_vec: Option<bool>,
     /// The nearest kind for a migration target without this one.
     #[serde(default)]
     pub migrate: Option<String>,

@@ -199,13 +199,15 @@ pub fn vec_from_elements<T: FromVariant>(v: &Variant) -> Result<Vec<T>, FromVari
         }),
         Variant::PackedFloat64Array(xs) => each(xs, |x| Variant::Float(*x)),
         Variant::PackedStringArray(xs) => each(xs, |x| Variant::String(GString::new(x))),
-        Variant::PackedVector2Array(xs) => each(xs, |x| Variant::Vector2(*x)),
-        Variant::PackedVector2iArray(xs) => each(xs, |x| Variant::Vector2i(*x)),
-        Variant::PackedVector3Array(xs) => each(xs, |x| Variant::Vector3(*x)),
-        Variant::PackedVector3iArray(xs) => each(xs, |x| Variant::Vector3i(*x)),
-        Variant::PackedColorArray(xs) => each(xs, |x| Variant::Color(*x)),
-        Variant::PackedVector4Array(xs) => each(xs, |x| Variant::Vector4(*x)),
-        Variant::PackedVector4iArray(xs) => each(xs, |x| Variant::Vector4i(*x)),
-        other => Err(FromVariantError::mismatch("Array", other)),
+        // Packed arrays of math values (the spec's `packed` kinds).
+        other => match other.as_packed() {
+            Some(p) => (0..p.len())
+                .map(|i| {
+                    let x = p.element_variant(i).unwrap_or_default();
+                    T::from_variant(&x).map_err(|e| e.at_index(i))
+                })
+                .collect(),
+            None => Err(FromVariantError::mismatch("Array", other)),
+        },
     }
 }

@@ -4,7 +4,9 @@
 use super::error::{FromVariantError, FromVariantErrorKind};
 use super::{FromVariant, ToVariant, TypedArrayElement};
 use crate::generated::kinds::Kind;
+use crate::generated::value::for_each_fixed;
 use crate::layout::{real_from_f32_bits, real_to_f32_bits};
+use crate::layout::{FixedLayout, PackedLayout};
 use crate::math::*;
 use crate::variant::*;
 use std::borrow::Cow;
@@ -295,41 +297,24 @@ macro_rules! exact {
     (@unwrap $x:ident, $b:tt) => { (**$x).clone() };
 }
 
-exact!(
-    Vector2i => Vector2i, Rect2 => Rect2, Rect2i => Rect2i, Vector3i => Vector3i,
-    Transform2D => Transform2D boxed *, Vector4i => Vector4i, Plane => Plane,
-    Quaternion => Quaternion, Aabb => Aabb boxed *, Basis => Basis boxed *,
-    Transform3D => Transform3D boxed *, Projection => Projection boxed *,
-    Dictionary => Dictionary, Array => Array, Signal => Signal,
-);
+exact!(Dictionary => Dictionary, Array => Array, Signal => Signal);
 
-/// Math types that also have a Packed array of their own.
-macro_rules! packed_math {
-    ($($t:ident => $packed:ident),* $(,)?) => {$(
+/// Every math type of the spec (`for_each_fixed!`): exactly its own variant; a `Vec` of it is
+/// its packed array where the spec says so (`packed`), else an Array.
+macro_rules! fixed_convert {
+    ($($t:ident => $how:ident $($packed:ident)?),* $(,)?) => {$(
         impl ToVariant for $t {
             fn to_variant(&self) -> Variant {
-                Variant::$t(*self)
+                self.into_variant()
             }
-            fn __vec_to_variant(items: &[$t]) -> Variant {
-                Variant::$packed(items.to_vec())
-            }
-            fn __vec_kind() -> Kind {
-                Kind::$packed
-            }
+            fixed_convert!(@vec_to $t $how $($packed)?);
         }
         impl FromVariant for $t {
             fn from_variant(v: &Variant) -> Result<$t, FromVariantError> {
-                match v {
-                    Variant::$t(x) => Ok(*x),
-                    other => Err(FromVariantError::mismatch(Kind::$t.name(), other)),
-                }
+                <$t as FixedLayout>::from_value(v)
+                    .ok_or_else(|| FromVariantError::mismatch(Kind::$t.name(), v))
             }
-            fn __vec_from_variant(v: &Variant) -> Result<Vec<$t>, FromVariantError> {
-                match v {
-                    Variant::$packed(xs) => Ok(xs.clone()),
-                    other => super::private::vec_from_elements(other),
-                }
-            }
+            fixed_convert!(@vec_from $t $how $($packed)?);
         }
         impl TypedArrayElement for $t {
             fn element_type() -> ElementType {
@@ -337,12 +322,27 @@ macro_rules! packed_math {
             }
         }
     )*};
+    (@vec_to $t:ident packed $packed:ident) => {
+        fn __vec_to_variant(items: &[$t]) -> Variant {
+            <$t as PackedLayout>::pack(items.to_vec())
+        }
+        fn __vec_kind() -> Kind {
+            Kind::$packed
+        }
+    };
+    (@vec_from $t:ident packed $packed:ident) => {
+        fn __vec_from_variant(v: &Variant) -> Result<Vec<$t>, FromVariantError> {
+            match <$t as PackedLayout>::unpack(v) {
+                Some(xs) => Ok(xs.to_vec()),
+                None => super::private::vec_from_elements(v),
+            }
+        }
+    };
+    (@vec_to $t:ident array) => {};
+    (@vec_from $t:ident array) => {};
 }
 
-packed_math!(
-    Vector2 => PackedVector2Array, Vector3 => PackedVector3Array,
-    Color => PackedColorArray, Vector4 => PackedVector4Array,
-);
+for_each_fixed!(fixed_convert);
 
 impl TypedArrayElement for StringName {
     fn element_type() -> ElementType {

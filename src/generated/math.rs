@@ -73,6 +73,13 @@ impl FixedLayout for Vector2 {
         v
     }
     #[inline]
+    fn from_value(v: &Variant) -> Option<Vector2> {
+        match v {
+            Variant::Vector2(x) => Some(*x),
+            _ => None,
+        }
+    }
+    #[inline]
     fn into_variant(self) -> Variant {
         Variant::Vector2(self)
     }
@@ -85,6 +92,12 @@ impl PackedLayout for Vector2 {
     const PACKED_KIND: Kind = Kind::PackedVector2Array;
     fn pack(v: Vec<Vector2>) -> Variant {
         Variant::PackedVector2Array(v)
+    }
+    fn unpack(v: &Variant) -> Option<&[Vector2]> {
+        match v {
+            Variant::PackedVector2Array(x) => Some(x),
+            _ => None,
+        }
     }
     fn pack_ref(v: PackedRef<'_, Vector2>) -> VariantRef<'_> {
         VariantRef::PackedVector2Array(v)
@@ -146,6 +159,13 @@ impl FixedLayout for Vector2i {
         v
     }
     #[inline]
+    fn from_value(v: &Variant) -> Option<Vector2i> {
+        match v {
+            Variant::Vector2i(x) => Some(*x),
+            _ => None,
+        }
+    }
+    #[inline]
     fn into_variant(self) -> Variant {
         Variant::Vector2i(self)
     }
@@ -158,6 +178,12 @@ impl PackedLayout for Vector2i {
     const PACKED_KIND: Kind = Kind::PackedVector2iArray;
     fn pack(v: Vec<Vector2i>) -> Variant {
         Variant::PackedVector2iArray(v)
+    }
+    fn unpack(v: &Variant) -> Option<&[Vector2i]> {
+        match v {
+            Variant::PackedVector2iArray(x) => Some(x),
+            _ => None,
+        }
     }
     fn pack_ref(v: PackedRef<'_, Vector2i>) -> VariantRef<'_> {
         VariantRef::PackedVector2iArray(v)
@@ -242,6 +268,13 @@ impl FixedLayout for Rect2 {
         v
     }
     #[inline]
+    fn from_value(v: &Variant) -> Option<Rect2> {
+        match v {
+            Variant::Rect2(x) => Some(*x),
+            _ => None,
+        }
+    }
+    #[inline]
     fn into_variant(self) -> Variant {
         Variant::Rect2(self)
     }
@@ -324,6 +357,13 @@ impl FixedLayout for Rect2i {
         v
     }
     #[inline]
+    fn from_value(v: &Variant) -> Option<Rect2i> {
+        match v {
+            Variant::Rect2i(x) => Some(*x),
+            _ => None,
+        }
+    }
+    #[inline]
     fn into_variant(self) -> Variant {
         Variant::Rect2i(self)
     }
@@ -403,6 +443,13 @@ impl FixedLayout for Vector3 {
         v
     }
     #[inline]
+    fn from_value(v: &Variant) -> Option<Vector3> {
+        match v {
+            Variant::Vector3(x) => Some(*x),
+            _ => None,
+        }
+    }
+    #[inline]
     fn into_variant(self) -> Variant {
         Variant::Vector3(self)
     }
@@ -415,6 +462,12 @@ impl PackedLayout for Vector3 {
     const PACKED_KIND: Kind = Kind::PackedVector3Array;
     fn pack(v: Vec<Vector3>) -> Variant {
         Variant::PackedVector3Array(v)
+    }
+    fn unpack(v: &Variant) -> Option<&[Vector3]> {
+        match v {
+            Variant::PackedVector3Array(x) => Some(x),
+            _ => None,
+        }
     }
     fn pack_ref(v: PackedRef<'_, Vector3>) -> VariantRef<'_> {
         VariantRef::PackedVector3Array(v)
@@ -487,6 +540,13 @@ impl FixedLayout for Vector3i {
         v
     }
     #[inline]
+    fn from_value(v: &Variant) -> Option<Vector3i> {
+        match v {
+            Variant::Vector3i(x) => Some(*x),
+            _ => None,
+        }
+    }
+    #[inline]
     fn into_variant(self) -> Variant {
         Variant::Vector3i(self)
     }
@@ -499,6 +559,12 @@ impl PackedLayout for Vector3i {
     const PACKED_KIND: Kind = Kind::PackedVector3iArray;
     fn pack(v: Vec<Vector3i>) -> Variant {
         Variant::PackedVector3iArray(v)
+    }
+    fn unpack(v: &Variant) -> Option<&[Vector3i]> {
+        match v {
+            Variant::PackedVector3iArray(x) => Some(x),
+            _ => None,
+        }
     }
     fn pack_ref(v: PackedRef<'_, Vector3i>) -> VariantRef<'_> {
         VariantRef::PackedVector3iArray(v)
@@ -605,6 +671,13 @@ impl FixedLayout for Transform2D {
         v
     }
     #[inline]
+    fn from_value(v: &Variant) -> Option<Transform2D> {
+        match v {
+            Variant::Transform2D(x) => Some(**x),
+            _ => None,
+        }
+    }
+    #[inline]
     fn into_variant(self) -> Variant {
         Variant::Transform2D(Box::new(self))
     }
@@ -696,6 +769,13 @@ impl FixedLayout for Vector4 {
         v
     }
     #[inline]
+    fn from_value(v: &Variant) -> Option<Vector4> {
+        match v {
+            Variant::Vector4(x) => Some(*x),
+            _ => None,
+        }
+    }
+    #[inline]
     fn into_variant(self) -> Variant {
         Variant::Vector4(self)
     }
@@ -708,6 +788,12 @@ impl PackedLayout for Vector4 {
     const PACKED_KIND: Kind = Kind::PackedVector4Array;
     fn pack(v: Vec<Vector4>) -> Variant {
         Variant::PackedVector4Array(v)
+    }
+    fn unpack(v: &Variant) -> Option<&[Vector4]> {
+        match v {
+            Variant::PackedVector4Array(x) => Some(x),
+            _ => None,
+        }
     }
     fn pack_ref(v: PackedRef<'_, Vector4>) -> VariantRef<'_> {
         VariantRef::PackedVector4Array(v)
@@ -791,6 +877,13 @@ impl FixedLayout for Vector4i {
         v
     }
     #[inline]
+    fn from_value(v: &Variant) -> Option<Vector4i> {
+        match v {
+            Variant::Vector4i(x) => Some(*x),
+            _ => None,
+        }
+    }
+    #[inline]
     fn into_variant(self) -> Variant {
         Variant::Vector4i(self)
     }
@@ -803,6 +896,12 @@ impl PackedLayout for Vector4i {
     const PACKED_KIND: Kind = Kind::PackedVector4iArray;
     fn pack(v: Vec<Vector4i>) -> Variant {
         Variant::PackedVector4iArray(v)
+    }
+    fn unpack(v: &Variant) -> Option<&[Vector4i]> {
+        match v {
+            Variant::PackedVector4iArray(x) => Some(x),
+            _ => None,
+        }
     }
     fn pack_ref(v: PackedRef<'_, Vector4i>) -> VariantRef<'_> {
         VariantRef::PackedVector4iArray(v)
@@ -885,6 +984,13 @@ impl FixedLayout for Plane {
         v.normal.z = f(2);
         v.d = f(3);
         v
+    }
+    #[inline]
+    fn from_value(v: &Variant) -> Option<Plane> {
+        match v {
+            Variant::Plane(x) => Some(*x),
+            _ => None,
+        }
     }
     #[inline]
     fn into_variant(self) -> Variant {
@@ -976,6 +1082,13 @@ impl FixedLayout for Quaternion {
         v.z = f(2);
         v.w = f(3);
         v
+    }
+    #[inline]
+    fn from_value(v: &Variant) -> Option<Quaternion> {
+        match v {
+            Variant::Quaternion(x) => Some(*x),
+            _ => None,
+        }
     }
     #[inline]
     fn into_variant(self) -> Variant {
@@ -1083,6 +1196,13 @@ impl FixedLayout for Aabb {
         v.size.y = f(4);
         v.size.z = f(5);
         v
+    }
+    #[inline]
+    fn from_value(v: &Variant) -> Option<Aabb> {
+        match v {
+            Variant::Aabb(x) => Some(**x),
+            _ => None,
+        }
     }
     #[inline]
     fn into_variant(self) -> Variant {
@@ -1218,6 +1338,13 @@ impl FixedLayout for Basis {
         v.rows[2].y = f(7);
         v.rows[2].z = f(8);
         v
+    }
+    #[inline]
+    fn from_value(v: &Variant) -> Option<Basis> {
+        match v {
+            Variant::Basis(x) => Some(**x),
+            _ => None,
+        }
     }
     #[inline]
     fn into_variant(self) -> Variant {
@@ -1385,6 +1512,13 @@ impl FixedLayout for Transform3D {
         v.origin.y = f(10);
         v.origin.z = f(11);
         v
+    }
+    #[inline]
+    fn from_value(v: &Variant) -> Option<Transform3D> {
+        match v {
+            Variant::Transform3D(x) => Some(**x),
+            _ => None,
+        }
     }
     #[inline]
     fn into_variant(self) -> Variant {
@@ -1592,6 +1726,13 @@ impl FixedLayout for Projection {
         v
     }
     #[inline]
+    fn from_value(v: &Variant) -> Option<Projection> {
+        match v {
+            Variant::Projection(x) => Some(**x),
+            _ => None,
+        }
+    }
+    #[inline]
     fn into_variant(self) -> Variant {
         Variant::Projection(Box::new(self))
     }
@@ -1678,6 +1819,13 @@ impl FixedLayout for Color {
         v
     }
     #[inline]
+    fn from_value(v: &Variant) -> Option<Color> {
+        match v {
+            Variant::Color(x) => Some(*x),
+            _ => None,
+        }
+    }
+    #[inline]
     fn into_variant(self) -> Variant {
         Variant::Color(self)
     }
@@ -1690,6 +1838,12 @@ impl PackedLayout for Color {
     const PACKED_KIND: Kind = Kind::PackedColorArray;
     fn pack(v: Vec<Color>) -> Variant {
         Variant::PackedColorArray(v)
+    }
+    fn unpack(v: &Variant) -> Option<&[Color]> {
+        match v {
+            Variant::PackedColorArray(x) => Some(x),
+            _ => None,
+        }
     }
     fn pack_ref(v: PackedRef<'_, Color>) -> VariantRef<'_> {
         VariantRef::PackedColorArray(v)

@@ -520,6 +520,18 @@ macro_rules! with_packed {
     };
 }
 pub(crate) use with_packed;
+/// `for_each_fixed!(m)` calls `m! { Vector2 => packed PackedVector2Array, Rect2 => array, … }`:
+/// every fixed kind with the packed array a Rust `Vec` of it converts to.
+macro_rules! for_each_fixed {
+    ($m:ident) => {
+        $m ! { Vector2 => packed PackedVector2Array, Vector2i => array, Rect2 => array,
+        Rect2i => array, Vector3 => packed PackedVector3Array, Vector3i => array,
+        Transform2D => array, Vector4 => packed PackedVector4Array, Vector4i => array,
+        Plane => array, Quaternion => array, Aabb => array, Basis => array, Transform3D
+        => array, Projection => array, Color => packed PackedColorArray }
+    };
+}
+pub(crate) use for_each_fixed;
 impl From<Vector2> for Variant {
     fn from(x: Vector2) -> Variant {
         x.into_variant()

@@ -54,14 +54,11 @@ fn elements(v: Variant) -> Result<Vec<Variant>, Variant> {
         }
         Variant::PackedFloat64Array(xs) => map(xs, Variant::Float),
         Variant::PackedStringArray(xs) => map(xs, |x| Variant::String(x.into())),
-        Variant::PackedVector2Array(xs) => map(xs, Variant::Vector2),
-        Variant::PackedVector2iArray(xs) => map(xs, Variant::Vector2i),
-        Variant::PackedVector3Array(xs) => map(xs, Variant::Vector3),
-        Variant::PackedVector3iArray(xs) => map(xs, Variant::Vector3i),
-        Variant::PackedColorArray(xs) => map(xs, Variant::Color),
-        Variant::PackedVector4Array(xs) => map(xs, Variant::Vector4),
-        Variant::PackedVector4iArray(xs) => map(xs, Variant::Vector4i),
-        other => return Err(other),
+        // Packed arrays of math values (the spec's `packed` kinds).
+        other => match other.as_packed() {
+            Some(p) => (0..p.len()).filter_map(|i| p.element_variant(i)).collect(),
+            None => return Err(other),
+        },
     })
 }
 

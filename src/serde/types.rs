@@ -7,8 +7,14 @@
 //! Deserializer take the value from the slot. Outside that (JSON, ...) they are plain
 //! structures: math types are maps of their fields, a Variant is its natural serde shape.
 
+use crate::generated::kinds::Kind;
+use crate::generated::value::{fixed_from, for_each_fixed};
+use crate::layout::{
+    components_of, real_from_f32_bits, tree_of, Component, FixedLayout, Scalar, Tree,
+};
 use crate::math::*;
 use crate::variant::{Array, Dictionary, GString, Object, Variant};
+use crate::FromVariantError;
 use crate::{FromVariant, ToVariant};
 use ::serde::de::{self, Deserialize, Deserializer, Visitor};
 use ::serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
@@ -49,159 +55,129 @@ pub fn take_stashed() -> Option<Variant> {
     SLOT.with(|s| s.borrow_mut().take())
 }
 
-fn v2(v: Vector2) -> Variant {
-    Variant::Vector2(v)
-}
-fn v3(v: Vector3) -> Variant {
-    Variant::Vector3(v)
-}
-fn v4(v: Vector4) -> Variant {
-    Variant::Vector4(v)
-}
-fn v2i(v: Vector2i) -> Variant {
-    Variant::Vector2i(v)
-}
-fn f(x: f64) -> Variant {
-    Variant::Float(x)
-}
-fn i(x: i32) -> Variant {
-    Variant::Int(x.into())
-}
-fn arr(items: Vec<Variant>) -> Variant {
-    Variant::Array(Array::new(items))
-}
-
-/// The fields of a math value (`[("x", 3.0), ("y", 4.0)]`), or `None` for other kinds.
+/// The fields of a math value (`[("x", 3.0), ("y", 4.0)]`; nested structs are Dictionaries of
+/// their fields), from its spec components; `None` for other kinds.
 pub fn fields_of(v: &Variant) -> Option<Vec<(&'static str, Variant)>> {
-    Some(match v {
-        Variant::Vector2(a) => vec![("x", f(a.x)), ("y", f(a.y))],
-        Variant::Vector2i(a) => vec![("x", i(a.x)), ("y", i(a.y))],
-        Variant::Vector3(a) => vec![("x", f(a.x)), ("y", f(a.y)), ("z", f(a.z))],
-        Variant::Vector3i(a) => vec![("x", i(a.x)), ("y", i(a.y)), ("z", i(a.z))],
-        Variant::Vector4(a) => vec![("x", f(a.x)), ("y", f(a.y)), ("z", f(a.z)), ("w", f(a.w))],
-        Variant::Quaternion(a) => vec![("x", f(a.x)), ("y", f(a.y)), ("z", f(a.z)), ("w", f(a.w))],
-        Variant::Vector4i(a) => vec![("x", i(a.x)), ("y", i(a.y)), ("z", i(a.z)), ("w", i(a.w))],
-        Variant::Rect2(a) => vec![("position", v2(a.position)), ("size", v2(a.size))],
-        Variant::Rect2i(a) => vec![("position", v2i(a.position)), ("size", v2i(a.size))],
-        Variant::Transform2D(a) => vec![("x", v2(a.x)), ("y", v2(a.y)), ("origin", v2(a.origin))],
-        Variant::Plane(a) => vec![("normal", v3(a.normal)), ("d", f(a.d))],
-        Variant::Aabb(a) => vec![("position", v3(a.position)), ("size", v3(a.size))],
-        Variant::Basis(a) => vec![("rows", arr(a.rows.iter().copied().map(v3).collect()))],
-        Variant::Transform3D(a) => vec![
-            ("basis", Variant::Basis(Box::new(a.basis))),
-            ("origin", v3(a.origin)),
-        ],
-        Variant::Projection(a) => {
-            vec![("columns", arr(a.columns.iter().copied().map(v4).collect()))]
-        }
-        Variant::Color(c) => vec![
-            ("r", (c.r).to_variant()),
-            ("g", (c.g).to_variant()),
-            ("b", (c.b).to_variant()),
-            ("a", (c.a).to_variant()),
-        ],
-        _ => return None,
-    })
+    let f = v.as_fixed()?;
+    let (comps, values) = (f.components(), f.values());
+    match tree_of(f.kind())? {
+        Tree::Struct(fields) => Some(
+            fields
+                .iter()
+                .map(|(n, t)| (*n, tree_variant(t, comps, &values)))
+                .collect(),
+        ),
+        _ => None,
+    }
 }
 
-/// The inverse of [`fields_of`] for a math type given as a Dictionary (other formats).
-fn math_from_fields(kind: &str, d: &Dictionary) -> Result<Variant, String> {
-    fn get<T: FromVariant>(d: &Dictionary, key: &str) -> Result<T, String> {
-        let v = d
-            .get_str(key)
-            .ok_or_else(|| format!("missing field `{key}`"))?;
-        T::from_variant(v).map_err(|e| e.in_field(key.to_string()).to_string())
-    }
-    fn n(d: &Dictionary, key: &str) -> Result<f64, String> {
-        get::<f64>(d, key)
-    }
-    fn n32(d: &Dictionary, key: &str) -> Result<i32, String> {
-        get::<i32>(d, key)
-    }
-    fn sub<T: FromVariant>(d: &Dictionary, key: &str, kind: &str) -> Result<T, String> {
-        match d.get_str(key) {
-            Some(Variant::Dictionary(inner)) => {
-                let v = math_from_fields(kind, inner)?;
-                T::from_variant(&v).map_err(|e| e.to_string())
+fn tree_variant(t: &Tree, comps: &[Component], values: &[f64]) -> Variant {
+    match t {
+        Tree::Scalar(i) => {
+            let x = values.get(*i).copied().unwrap_or_default();
+            match comps.get(*i).map(|c| c.scalar) {
+                Some(Scalar::I32) => Variant::Int(x as i64),
+                _ => Variant::Float(x),
             }
-            Some(other) => T::from_variant(other).map_err(|e| e.to_string()),
-            None => Err(format!("missing field `{key}`")),
         }
+        Tree::Struct(fields) => Variant::Dictionary(Dictionary::from_unique(
+            fields
+                .iter()
+                .map(|(n, t)| (Variant::String((*n).into()), tree_variant(t, comps, values)))
+                .collect(),
+            None,
+        )),
+        Tree::Array(items) => Variant::Array(Array::new(
+            items
+                .iter()
+                .map(|t| tree_variant(t, comps, values))
+                .collect(),
+        )),
     }
-    fn list<T: FromVariant, const N: usize>(
-        d: &Dictionary,
-        key: &str,
-        kind: &str,
-    ) -> Result<[T; N], String> {
-        let items = match d.get_str(key) {
-            Some(Variant::Array(a)) => &a.items,
-            _ => return Err(format!("field `{key}` is not an Array")),
-        };
-        let parsed: Result<Vec<T>, String> = items
-            .iter()
-            .map(|x| match x {
-                Variant::Dictionary(inner) => {
-                    T::from_variant(&math_from_fields(kind, inner)?).map_err(|e| e.to_string())
+}
+
+/// The inverse of [`fields_of`] for a math type given as a Dictionary of its fields (nested
+/// structs as Dictionaries or as math values), as other formats send it.
+fn math_from_fields(kind: Kind, v: &Variant) -> Result<Variant, FromVariantError> {
+    let (Some(comps), Some(tree)) = (components_of(kind), tree_of(kind)) else {
+        return Err(FromVariantError::custom(format!(
+            "`{}` is not a math type",
+            kind.name()
+        )));
+    };
+    let mut values = vec![0.0; comps.len()];
+    fill(tree, comps, v, &mut values)?;
+    fixed_from(kind, &mut |i| values.get(i).copied().unwrap_or_default())
+        .ok_or_else(|| FromVariantError::custom(format!("`{}` is not a math type", kind.name())))
+}
+
+fn fill(
+    t: &Tree,
+    comps: &[Component],
+    v: &Variant,
+    out: &mut [f64],
+) -> Result<(), FromVariantError> {
+    match t {
+        Tree::Scalar(i) => {
+            let x = match comps.get(*i).map(|c| c.scalar) {
+                Some(Scalar::I32) => f64::from(i32::from_variant(v)?),
+                Some(Scalar::F32) => real_from_f32_bits(f32::from_variant(v)?.to_bits()),
+                _ => f64::from_variant(v)?,
+            };
+            if let Some(slot) = out.get_mut(*i) {
+                *slot = x;
+            }
+        }
+        Tree::Struct(fields) => match v {
+            Variant::Dictionary(d) => {
+                for (name, t) in fields {
+                    let x = d.get_str(name).ok_or_else(|| {
+                        FromVariantError::custom(format!("missing field `{name}`"))
+                    })?;
+                    fill(t, comps, x, out).map_err(|e| e.in_field(*name))?;
                 }
-                other => T::from_variant(other).map_err(|e| e.to_string()),
-            })
-            .collect();
-        parsed?
-            .try_into()
-            .map_err(|_| format!("field `{key}` needs {N} elements"))
+            }
+            // A nested math value given as itself (`Variant::Vector2` for a `position`).
+            other => {
+                let mut slots = Vec::new();
+                leaves(t, &mut slots);
+                match other.as_fixed().map(|f| f.values()) {
+                    Some(vals) if vals.len() == slots.len() => {
+                        for (slot, x) in slots.into_iter().zip(vals) {
+                            if let Some(o) = out.get_mut(slot) {
+                                *o = x;
+                            }
+                        }
+                    }
+                    _ => return Err(FromVariantError::mismatch("Dictionary", other)),
+                }
+            }
+        },
+        Tree::Array(items) => match v {
+            Variant::Array(a) if a.items.len() == items.len() => {
+                for (i, (t, x)) in items.iter().zip(&a.items).enumerate() {
+                    fill(t, comps, x, out).map_err(|e| e.at_index(i))?;
+                }
+            }
+            other => {
+                return Err(FromVariantError::custom(format!(
+                    "expected an Array of {} elements, found {}",
+                    items.len(),
+                    other.kind().name()
+                )))
+            }
+        },
     }
-    Ok(match kind {
-        "Vector2" => Variant::Vector2(Vector2::new(n(d, "x")?, n(d, "y")?)),
-        "Vector2i" => Variant::Vector2i(Vector2i::new(n32(d, "x")?, n32(d, "y")?)),
-        "Vector3" => Variant::Vector3(Vector3::new(n(d, "x")?, n(d, "y")?, n(d, "z")?)),
-        "Vector3i" => Variant::Vector3i(Vector3i::new(n32(d, "x")?, n32(d, "y")?, n32(d, "z")?)),
-        "Vector4" => Variant::Vector4(Vector4::new(n(d, "x")?, n(d, "y")?, n(d, "z")?, n(d, "w")?)),
-        "Vector4i" => Variant::Vector4i(Vector4i::new(
-            n32(d, "x")?,
-            n32(d, "y")?,
-            n32(d, "z")?,
-            n32(d, "w")?,
-        )),
-        "Quaternion" => Variant::Quaternion(Quaternion::new(
-            n(d, "x")?,
-            n(d, "y")?,
-            n(d, "z")?,
-            n(d, "w")?,
-        )),
-        "Rect2" => Variant::Rect2(Rect2::new(
-            sub(d, "position", "Vector2")?,
-            sub(d, "size", "Vector2")?,
-        )),
-        "Rect2i" => Variant::Rect2i(Rect2i::new(
-            sub(d, "position", "Vector2i")?,
-            sub(d, "size", "Vector2i")?,
-        )),
-        "Transform2D" => Variant::Transform2D(Box::new(Transform2D::new(
-            sub(d, "x", "Vector2")?,
-            sub(d, "y", "Vector2")?,
-            sub(d, "origin", "Vector2")?,
-        ))),
-        "Plane" => Variant::Plane(Plane::new(sub(d, "normal", "Vector3")?, n(d, "d")?)),
-        "Aabb" => Variant::Aabb(Box::new(Aabb::new(
-            sub(d, "position", "Vector3")?,
-            sub(d, "size", "Vector3")?,
-        ))),
-        "Basis" => Variant::Basis(Box::new(Basis::new(list(d, "rows", "Vector3")?))),
-        "Transform3D" => Variant::Transform3D(Box::new(Transform3D::new(
-            sub(d, "basis", "Basis")?,
-            sub(d, "origin", "Vector3")?,
-        ))),
-        "Projection" => {
-            Variant::Projection(Box::new(Projection::new(list(d, "columns", "Vector4")?)))
-        }
-        "Color" => Variant::Color(Color::new(
-            get(d, "r")?,
-            get(d, "g")?,
-            get(d, "b")?,
-            get(d, "a")?,
-        )),
-        other => return Err(format!("`{other}` is not a math type")),
-    })
+    Ok(())
+}
+
+/// The component indices under `t`, in order.
+fn leaves(t: &Tree, out: &mut Vec<usize>) {
+    match t {
+        Tree::Scalar(i) => out.push(*i),
+        Tree::Struct(fields) => fields.iter().for_each(|(_, t)| leaves(t, out)),
+        Tree::Array(items) => items.iter().for_each(|t| leaves(t, out)),
+    }
 }
 
 /// A Variant's natural serde shape, for formats other than `gdvariant::serde`.
@@ -256,13 +232,14 @@ impl Serialize for Structural<'_> {
             Variant::PackedFloat32Array(xs) => seq(s, xs, |x| x.to_variant()),
             Variant::PackedFloat64Array(xs) => seq(s, xs, |x| Variant::Float(*x)),
             Variant::PackedStringArray(xs) => seq(s, xs, |x| Variant::String(GString::new(x))),
-            Variant::PackedVector2Array(xs) => seq(s, xs, |x| Variant::Vector2(*x)),
-            Variant::PackedVector2iArray(xs) => seq(s, xs, |x| Variant::Vector2i(*x)),
-            Variant::PackedVector3Array(xs) => seq(s, xs, |x| Variant::Vector3(*x)),
-            Variant::PackedVector3iArray(xs) => seq(s, xs, |x| Variant::Vector3i(*x)),
-            Variant::PackedColorArray(xs) => seq(s, xs, |x| Variant::Color(*x)),
-            Variant::PackedVector4Array(xs) => seq(s, xs, |x| Variant::Vector4(*x)),
-            Variant::PackedVector4iArray(xs) => seq(s, xs, |x| Variant::Vector4i(*x)),
+            // Packed arrays of math values: a sequence of their elements.
+            other if other.as_packed().is_some() => {
+                let items: Vec<Variant> = other
+                    .as_packed()
+                    .map(|p| (0..p.len()).filter_map(|i| p.element_variant(i)).collect())
+                    .unwrap_or_default();
+                seq(s, &items, |x| x.clone())
+            }
             math => {
                 let fields = fields_of(math).unwrap_or_default();
                 let mut m = s.serialize_map(Some(fields.len()))?;
@@ -364,17 +341,19 @@ impl<'de> Deserialize<'de> for Variant {
     }
 }
 
-macro_rules! math_serde {
-    ($($t:ident),*) => {$(
+/// Every math type of the spec (`for_each_fixed!`): serialized as its Variant, read from its
+/// Variant or from a Dictionary of its fields.
+macro_rules! fixed_serde {
+    ($($t:ident => $how:ident $($packed:ident)?),* $(,)?) => {$(
         impl Serialize for $t {
             fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                self.to_variant().serialize(s)
+                self.into_variant().serialize(s)
             }
         }
         impl<'de> Deserialize<'de> for $t {
             fn deserialize<D: Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
                 let v = match Variant::deserialize(d)? {
-                    Variant::Dictionary(fields) => math_from_fields(stringify!($t), &fields)
+                    fields @ Variant::Dictionary(_) => math_from_fields(Kind::$t, &fields)
                         .map_err(<D::Error as de::Error>::custom)?,
                     other => other,
                 };
@@ -384,21 +363,4 @@ macro_rules! math_serde {
     )*};
 }
 
-math_serde!(
-    Vector2,
-    Vector2i,
-    Rect2,
-    Rect2i,
-    Vector3,
-    Vector3i,
-    Transform2D,
-    Vector4,
-    Vector4i,
-    Plane,
-    Quaternion,
-    Aabb,
-    Basis,
-    Transform3D,
-    Projection,
-    Color
-);
+for_each_fixed!(fixed_serde);

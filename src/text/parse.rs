@@ -904,7 +904,8 @@ impl<'a> Parser<'a> {
         };
         let kind = Kind::from_text_name(name)
             .ok_or_else(|| err(format!("unknown identifier `{name}`")))?;
-        let comps = components_of(kind).ok_or_else(|| err(format!("`{name}` is not a math type")))?;
+        let comps =
+            components_of(kind).ok_or_else(|| err(format!("`{name}` is not a math type")))?;
         let n = comps.len();
         let args = self.numbers()?;
         let packed = kind.packed_element().is_some();
@@ -914,7 +915,11 @@ impl<'a> Parser<'a> {
                 args.len()
             )));
         }
-        let optional = comps.iter().rev().take_while(|c| c.text_default.is_some()).count();
+        let optional = comps
+            .iter()
+            .rev()
+            .take_while(|c| c.text_default.is_some())
+            .count();
         if !packed && !(n - optional..=n).contains(&args.len()) {
             let want: Vec<String> = (n - optional..=n).map(|c| c.to_string()).collect();
             return Err(err(format!(
@@ -1091,7 +1096,6 @@ fn narrow(f: f64) -> f64 {
     f64::from(f as f32)
 }
 
-
 fn ints32(
     a: Vec<(f64, Option<i64>)>,
     name: &str,
@@ -1109,7 +1113,6 @@ fn ints32(
         })
         .collect()
 }
-
 
 /// A builtin type by its `Variant::get_type_name` (Godot 4 names).
 fn builtin_kind(name: &str) -> Option<Kind> {

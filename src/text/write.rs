@@ -394,7 +394,6 @@ fn exact_real(v: f64, as_f32: bool) -> String {
     }
 }
 
-
 /// `Resource("path")` as 4.3 writes an external resource (`"Resource(\"" + path + "\")"`,
 /// the path not escaped).
 fn resource_ref(path: &str) -> String {

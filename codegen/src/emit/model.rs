@@ -241,6 +241,11 @@ fn emit_layout(k: &KindDef, l: &Layout, t: &Type, packed: Option<&KindDef>) -> T
             Scalar::F32 => quote! { #dst = f32::from_bits(real_to_f32_bits(f(#i))); },
         }
     });
+    let from_pat = if boxed(k) {
+        quote!(Variant::#kind(x) => Some(**x))
+    } else {
+        quote!(Variant::#kind(x) => Some(*x))
+    };
     let (into_variant, into_ref) = if boxed(k) {
         (
             quote!(Variant::#kind(Box::new(self))),
@@ -258,6 +263,9 @@ fn emit_layout(k: &KindDef, l: &Layout, t: &Type, packed: Option<&KindDef>) -> T
             impl PackedLayout for #name {
                 const PACKED_KIND: Kind = Kind::#pk;
                 fn pack(v: Vec<#name>) -> Variant { Variant::#pk(v) }
+                fn unpack(v: &Variant) -> Option<&[#name]> {
+                    match v { Variant::#pk(x) => Some(x), _ => None }
+                }
                 fn pack_ref(v: PackedRef<'_, #name>) -> VariantRef<'_> { VariantRef::#pk(v) }
             }
         }
@@ -294,6 +302,10 @@ fn emit_layout(k: &KindDef, l: &Layout, t: &Type, packed: Option<&KindDef>) -> T
                 let mut v = #name::default();
                 #(#builds)*
                 v
+            }
+            #[inline]
+            fn from_value(v: &Variant) -> Option<#name> {
+                match v { #from_pat, _ => None }
             }
             #[inline]
             fn into_variant(self) -> Variant { #into_variant }
@@ -421,6 +433,18 @@ pub fn emit_value(spec: &Spec) -> TokenStream {
         let v = ident(&k.name);
         quote!(VariantRef::#v(x) => Some(Variant::#v(x.to_vec())))
     });
+    // The list of fixed kinds for `for_each_fixed!`: each with the packed array a Rust `Vec`
+    // of it converts to, or `array`.
+    let fixed_list = fixed.iter().map(|(k, _)| {
+        let v = ident(&k.name);
+        match packed.iter().find(|(p, e)| *e == k.name && p.rust_vec) {
+            Some((p, _)) => {
+                let p = ident(&p.name);
+                quote!(#v => packed #p)
+            }
+            None => quote!(#v => array),
+        }
+    });
     quote! {
         #![doc = "The value enums, one variant per kind of the spec, and the per-kind dispatch that the"]
         #![doc = "hand-written modules expand: fixed layouts and packed arrays of them are handled"]
@@ -530,6 +554,15 @@ pub fn emit_value(spec: &Spec) -> TokenStream {
             };
         }
         pub(crate) use with_packed;
+
+        /// `for_each_fixed!(m)` calls `m! { Vector2 => packed PackedVector2Array, Rect2 => array, … }`:
+        /// every fixed kind with the packed array a Rust `Vec` of it converts to.
+        macro_rules! for_each_fixed {
+            ($m:ident) => {
+                $m! { #(#fixed_list),* }
+            };
+        }
+        pub(crate) use for_each_fixed;
 
         #(#from_fixed)*
         #(#from_packed)*
