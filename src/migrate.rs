@@ -22,12 +22,16 @@
 //! | a RID's id | Godot 3, Pandemonium (they send no id) | `RID` without id |
 //! | reals that need double precision | any single-precision target | rounded to f32 (reported once per value) |
 //!
+//! The rows of math types and packed arrays of them are the spec's `migrate:` entries
+//! (spec/common.yaml), applied component by component.
+//!
 //! Replacing a value can make two Dictionary keys equal (`StringName &"a"` and `String "a"`);
 //! the later entry then wins, as in the engine, and the report says so.
 
 use crate::dialect::Dialect;
 use crate::generated::kinds::{Feature, Kind};
-use crate::math::*;
+use crate::generated::value::{fixed_from, packed_from};
+use crate::layout::real_to_f32_bits;
 use crate::variant::*;
 use crate::version::Version;
 use std::collections::BTreeMap;
@@ -192,51 +196,9 @@ impl Migrator {
                 self.lose(path, "StringName", "String");
                 Variant::String(GString::new(&s.0))
             }
-            Variant::Vector2i(p) if !to.has(Kind::Vector2i) => {
-                self.lose(path, "Vector2i", "Vector2");
-                Variant::Vector2(Vector2 {
-                    x: f64::from(p.x),
-                    y: f64::from(p.y),
-                })
-            }
-            Variant::Vector3i(p) if !to.has(Kind::Vector3i) => {
-                self.lose(path, "Vector3i", "Vector3");
-                Variant::Vector3(v3i(p))
-            }
-            Variant::Rect2i(r) if !to.has(Kind::Rect2i) => {
-                self.lose(path, "Rect2i", "Rect2");
-                Variant::Rect2(Rect2 {
-                    position: Vector2 {
-                        x: f64::from(r.position.x),
-                        y: f64::from(r.position.y),
-                    },
-                    size: Vector2 {
-                        x: f64::from(r.size.x),
-                        y: f64::from(r.size.y),
-                    },
-                })
-            }
-            Variant::Vector4(p) if !to.has(Kind::Vector4) => {
-                self.lose(path, "Vector4", "PackedFloat32Array [x, y, z, w]");
-                Variant::PackedFloat32Array(vec![p.x as f32, p.y as f32, p.z as f32, p.w as f32])
-            }
-            Variant::Vector4i(p) if !to.has(Kind::Vector4i) => {
-                self.lose(path, "Vector4i", "PackedInt32Array [x, y, z, w]");
-                Variant::PackedInt32Array(vec![p.x, p.y, p.z, p.w])
-            }
-            Variant::Projection(p) if !to.has(Kind::Projection) => {
-                self.lose(
-                    path,
-                    "Projection",
-                    "PackedFloat32Array of 16 reals, column by column",
-                );
-                Variant::PackedFloat32Array(
-                    p.columns
-                        .iter()
-                        .flat_map(|c| [c.x as f32, c.y as f32, c.z as f32, c.w as f32])
-                        .collect(),
-                )
-            }
+            // Math values and packed arrays of them that the target lacks: the nearest kind the
+            // spec names (`migrate:`), component by component.
+            _ if !to.has(kind) && kind.migrate_to().is_some() => self.nearest(v, path),
             Variant::Callable if !to.has(Kind::Callable) => {
                 self.lose(path, "Callable", "null");
                 Variant::Nil
@@ -287,41 +249,6 @@ impl Migrator {
                     Variant::Array(Array::new(x.iter().map(|f| Variant::Float(*f)).collect()))
                 }
             }
-            Variant::PackedVector4Array(x) if !to.has(Kind::PackedVector4Array) => {
-                self.lose(
-                    path,
-                    "PackedVector4Array",
-                    "PackedFloat32Array of the components",
-                );
-                Variant::PackedFloat32Array(
-                    x.iter()
-                        .flat_map(|p| [p.x as f32, p.y as f32, p.z as f32, p.w as f32])
-                        .collect(),
-                )
-            }
-            Variant::PackedVector2iArray(x) if !to.has(Kind::PackedVector2iArray) => {
-                self.lose(path, "PackedVector2iArray", "PackedVector2Array");
-                Variant::PackedVector2Array(
-                    x.iter()
-                        .map(|p| Vector2 {
-                            x: f64::from(p.x),
-                            y: f64::from(p.y),
-                        })
-                        .collect(),
-                )
-            }
-            Variant::PackedVector3iArray(x) if !to.has(Kind::PackedVector3iArray) => {
-                self.lose(path, "PackedVector3iArray", "PackedVector3Array");
-                Variant::PackedVector3Array(x.iter().map(v3i).collect())
-            }
-            Variant::PackedVector4iArray(x) if !to.has(Kind::PackedVector4iArray) => {
-                self.lose(
-                    path,
-                    "PackedVector4iArray",
-                    "PackedInt32Array of the components",
-                );
-                Variant::PackedInt32Array(x.iter().flat_map(|p| [p.x, p.y, p.z, p.w]).collect())
-            }
             Variant::Array(a) => Variant::Array(self.array(a, path)),
             Variant::Dictionary(d) => Variant::Dictionary(self.dictionary(d, path)),
             Variant::Object(Object::Full(o)) => {
@@ -350,46 +277,54 @@ impl Migrator {
     fn check_reals(&mut self, v: &Variant, path: &str) {
         // Godot 3 and Pandemonium marshal every real of a math type as f32; a value decoded
         // from a Godot 4 double-precision build may not fit.
+        let mut reals = Vec::new();
+        if let Some(f) = v.as_fixed() {
+            f.visit_reals(&mut |r| reals.push(r));
+        } else if let Some(p) = v.as_packed() {
+            p.visit_reals(&mut |r| reals.push(r));
+        } else {
+            return;
+        }
         let k = v.kind();
-        let reals: Vec<f64> = match v {
-            Variant::Vector2(p) => vec![p.x, p.y],
-            Variant::Vector3(p) => vec![p.x, p.y, p.z],
-            Variant::Vector4(q) => vec![q.x, q.y, q.z, q.w],
-            Variant::Quaternion(q) => vec![q.x, q.y, q.z, q.w],
-            Variant::Rect2(r) => vec![r.position.x, r.position.y, r.size.x, r.size.y],
-            Variant::Plane(p) => vec![p.normal.x, p.normal.y, p.normal.z, p.d],
-            Variant::Transform2D(t) => {
-                vec![t.x.x, t.x.y, t.y.x, t.y.y, t.origin.x, t.origin.y]
-            }
-            Variant::Aabb(b) => vec![
-                b.position.x,
-                b.position.y,
-                b.position.z,
-                b.size.x,
-                b.size.y,
-                b.size.z,
-            ],
-            Variant::Basis(b) => b.rows.iter().flat_map(|r| [r.x, r.y, r.z]).collect(),
-            Variant::Transform3D(t) => t
-                .basis
-                .rows
-                .iter()
-                .flat_map(|r| [r.x, r.y, r.z])
-                .chain([t.origin.x, t.origin.y, t.origin.z])
-                .collect(),
-            Variant::Projection(p) => p
-                .columns
-                .iter()
-                .flat_map(|c| [c.x, c.y, c.z, c.w])
-                .collect(),
-            Variant::PackedVector2Array(x) => x.iter().flat_map(|p| [p.x, p.y]).collect(),
-            Variant::PackedVector3Array(x) => x.iter().flat_map(|p| [p.x, p.y, p.z]).collect(),
-            Variant::PackedVector4Array(x) => x.iter().flat_map(|p| [p.x, p.y, p.z, p.w]).collect(),
-            _ => return,
-        };
         if self.to.dialect != Dialect::Godot4 || !self.to.dialect.flag64_reals(self.to.version, k) {
             self.reals(path, k, &reals);
         }
+    }
+
+    /// A math value (or packed array of them) as the kind the spec says is nearest: the same
+    /// components in another fixed kind or packed array of one, or flattened into a packed
+    /// array of scalars.
+    fn nearest(&mut self, v: &Variant, path: &str) -> Variant {
+        let kind = v.kind();
+        let Some(target) = kind.migrate_to() else {
+            return v.clone();
+        };
+        let (values, count) = match (v.as_fixed(), v.as_packed()) {
+            (Some(f), _) => (f.values(), 1),
+            (_, Some(p)) => (p.values(), p.len()),
+            _ => return v.clone(),
+        };
+        let at = |i: usize| values.get(i).copied().unwrap_or_default();
+        let shaped = fixed_from(target, &mut |i| at(i))
+            .or_else(|| packed_from(target, count, &mut |i| at(i)));
+        let (out, became) = match (shaped, target) {
+            (Some(out), _) => (out, target.name().to_string()),
+            (None, Kind::PackedInt32Array) => (
+                Variant::PackedInt32Array(values.iter().map(|&x| x as i32).collect()),
+                format!("{} of the components", target.name()),
+            ),
+            (None, _) => (
+                Variant::PackedFloat32Array(
+                    values
+                        .iter()
+                        .map(|&x| f32::from_bits(real_to_f32_bits(x)))
+                        .collect(),
+                ),
+                format!("{} of the components", Kind::PackedFloat32Array.name()),
+            ),
+        };
+        self.lose(path, kind.name(), became);
+        out
     }
 
     fn array(&mut self, a: &Array, path: &str) -> Array {
@@ -455,14 +390,6 @@ impl Migrator {
             }
         }
         out
-    }
-}
-
-fn v3i(p: &Vector3i) -> Vector3 {
-    Vector3 {
-        x: f64::from(p.x),
-        y: f64::from(p.y),
-        z: f64::from(p.z),
     }
 }
 
