@@ -678,6 +678,11 @@ impl<T: PackedLayout> PackedValue for PackedRef<'_, T> {
     fn element_variant(&self, i: usize) -> Option<Variant> {
         self.get(i).map(FixedLayout::into_variant)
     }
+    fn visit_element(&self, i: usize, f: &mut dyn FnMut(f64)) {
+        if let Some(x) = self.get(i) {
+            FixedLayout::visit(&x, f);
+        }
+    }
     fn element_size(&self, wide: bool) -> usize {
         T::size(wide)
     }

@@ -307,17 +307,6 @@ pub(crate) fn hash_variant_key<H: Hasher>(v: &Variant, h: &mut H, depth: usize) 
         Variant::Float(f) => hash_key_real(*f, h),
         Variant::String(s) => s.hash(h),
         Variant::StringName(s) => s.0.hash(h),
-        Variant::Vector2(p) => {
-            hash_key_real(p.x, h);
-            hash_key_real(p.y, h)
-        }
-        Variant::Vector3(p) => {
-            hash_key_real(p.x, h);
-            hash_key_real(p.y, h);
-            hash_key_real(p.z, h)
-        }
-        Variant::Vector2i(p) => (p.x, p.y).hash(h),
-        Variant::Vector3i(p) => (p.x, p.y, p.z).hash(h),
         Variant::NodePath(p) => (&p.names, &p.subnames).hash(h),
         Variant::Array(a) if depth < 4 => {
             a.items.len().hash(h);
@@ -327,7 +316,13 @@ pub(crate) fn hash_variant_key<H: Hasher>(v: &Variant, h: &mut H, depth: usize) 
         }
         Variant::PackedByteArray(b) => b.hash(h),
         Variant::PackedStringArray(b) => b.hash(h),
-        _ => {}
+        // Math values: every component as a key real (integers widen exactly), as the
+        // validating pass fingerprints them.
+        other => {
+            if let Some(f) = other.as_fixed() {
+                f.visit(&mut |x| hash_key_real(x, h));
+            }
+        }
     }
 }
 

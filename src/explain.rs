@@ -13,6 +13,7 @@ use crate::dialect::{DecodeOptions, Dialect};
 use crate::error::DecodeError;
 use crate::framing::{FrameError, Framing};
 use crate::generated::kinds::{Feature, FieldInfo, Kind};
+use crate::layout::Scalar;
 use crate::layout::{read_u32, read_u64};
 use crate::quirks;
 use crate::variant::Variant;
@@ -822,20 +823,14 @@ fn wide_kind(dialect: Dialect, version: Version, kind: Kind) -> bool {
 }
 
 fn is_packed(kind: Kind) -> bool {
-    matches!(
-        kind,
-        Kind::PackedInt32Array
-            | Kind::PackedInt64Array
-            | Kind::PackedFloat32Array
-            | Kind::PackedFloat64Array
-            | Kind::PackedVector2Array
-            | Kind::PackedVector2iArray
-            | Kind::PackedVector3Array
-            | Kind::PackedVector3iArray
-            | Kind::PackedColorArray
-            | Kind::PackedVector4Array
-            | Kind::PackedVector4iArray
-    )
+    kind.packed_element().is_some()
+        || matches!(
+            kind,
+            Kind::PackedInt32Array
+                | Kind::PackedInt64Array
+                | Kind::PackedFloat32Array
+                | Kind::PackedFloat64Array
+        )
 }
 
 /// The elements of a fixed-stride packed array, each printed readably.
@@ -848,34 +843,27 @@ fn packed_items(v: &Variant) -> Vec<String> {
         Variant::PackedInt64Array(x) => each(x, |v| v.to_string()),
         Variant::PackedFloat32Array(x) => each(x, |v| real(f64::from(*v))),
         Variant::PackedFloat64Array(x) => each(x, |v| real(*v)),
-        Variant::PackedVector2Array(x) => each(x, |v| format!("({}, {})", real(v.x), real(v.y))),
-        Variant::PackedVector2iArray(x) => each(x, |v| format!("({}, {})", v.x, v.y)),
-        Variant::PackedVector3Array(x) => each(x, |v| {
-            format!("({}, {}, {})", real(v.x), real(v.y), real(v.z))
-        }),
-        Variant::PackedVector3iArray(x) => each(x, |v| format!("({}, {}, {})", v.x, v.y, v.z)),
-        Variant::PackedVector4Array(x) => each(x, |v| {
-            format!(
-                "({}, {}, {}, {})",
-                real(v.x),
-                real(v.y),
-                real(v.z),
-                real(v.w)
-            )
-        }),
-        Variant::PackedVector4iArray(x) => {
-            each(x, |v| format!("({}, {}, {}, {})", v.x, v.y, v.z, v.w))
-        }
-        Variant::PackedColorArray(x) => each(x, |c| {
-            format!(
-                "({}, {}, {}, {})",
-                real(c.r.into()),
-                real(c.g.into()),
-                real(c.b.into()),
-                real(c.a.into())
-            )
-        }),
-        _ => Vec::new(),
+        // Packed arrays of math values: `(x, y, …)` per element, from the spec's components.
+        other => match other.as_packed() {
+            Some(p) => {
+                let comps = p.components();
+                p.values()
+                    .chunks(comps.len().max(1))
+                    .map(|e| {
+                        let parts: Vec<String> = e
+                            .iter()
+                            .zip(comps)
+                            .map(|(x, c)| match c.scalar {
+                                Scalar::I32 => (*x as i32).to_string(),
+                                _ => real(*x),
+                            })
+                            .collect();
+                        format!("({})", parts.join(", "))
+                    })
+                    .collect()
+            }
+            None => Vec::new(),
+        },
     }
 }
 

@@ -18,6 +18,7 @@
 use crate::dialect::{DecodeOptions, Dialect, EncodeOptions};
 use crate::framing::{available, frames, Availability, Framing};
 use crate::generated::kinds::{Feature, Kind};
+use crate::layout::Scalar;
 use crate::variant::{Object, Variant};
 use crate::version::Version;
 use std::fmt;
@@ -391,41 +392,21 @@ fn odd_reals(v: &Variant) -> usize {
     let count = |rs: &[f64]| rs.iter().filter(|r| odd(**r)).count();
     match v {
         Variant::Float(x) => count(&[*x]),
-        Variant::Vector2(p) => count(&[p.x, p.y]),
-        Variant::Vector3(p) => count(&[p.x, p.y, p.z]),
-        Variant::Vector4(p) => count(&[p.x, p.y, p.z, p.w]),
-        Variant::Quaternion(p) => count(&[p.x, p.y, p.z, p.w]),
-        Variant::Rect2(r) => count(&[r.position.x, r.position.y, r.size.x, r.size.y]),
-        Variant::Plane(p) => count(&[p.normal.x, p.normal.y, p.normal.z, p.d]),
-        Variant::Transform2D(t) => count(&[t.x.x, t.x.y, t.y.x, t.y.y, t.origin.x, t.origin.y]),
-        Variant::Aabb(b) => count(&[
-            b.position.x,
-            b.position.y,
-            b.position.z,
-            b.size.x,
-            b.size.y,
-            b.size.z,
-        ]),
-        Variant::Basis(b) => b.rows.iter().map(|r| count(&[r.x, r.y, r.z])).sum(),
-        Variant::Transform3D(t) => {
-            t.basis
-                .rows
-                .iter()
-                .map(|r| count(&[r.x, r.y, r.z]))
-                .sum::<usize>()
-                + count(&[t.origin.x, t.origin.y, t.origin.z])
-        }
-        Variant::Color(c) => count(&[c.r.into(), c.g.into(), c.b.into(), c.a.into()]),
         Variant::PackedFloat32Array(x) => x.iter().filter(|r| odd(f64::from(**r))).count(),
         Variant::PackedFloat64Array(x) => count(x),
-        Variant::PackedVector2Array(x) => x.iter().map(|p| count(&[p.x, p.y])).sum(),
-        Variant::PackedVector3Array(x) => x.iter().map(|p| count(&[p.x, p.y, p.z])).sum(),
-        Variant::PackedVector4Array(x) => x.iter().map(|p| count(&[p.x, p.y, p.z, p.w])).sum(),
-        Variant::PackedColorArray(x) => x
-            .iter()
-            .map(|c| count(&[c.r.into(), c.g.into(), c.b.into(), c.a.into()]))
-            .sum(),
-        _ => 0,
+        // Math values and packed arrays of them: every float component (not the integers).
+        other => {
+            let (comps, values) = match (other.as_fixed(), other.as_packed()) {
+                (Some(f), _) => (f.components(), f.values()),
+                (_, Some(p)) => (p.components(), p.values()),
+                _ => return 0,
+            };
+            values
+                .iter()
+                .zip(comps.iter().cycle())
+                .filter(|(r, c)| c.scalar != Scalar::I32 && odd(**r))
+                .count()
+        }
     }
 }
 

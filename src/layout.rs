@@ -257,6 +257,8 @@ pub trait PackedValue {
     fn visit(&self, f: &mut dyn FnMut(f64));
     /// Element `i` as a value, if there is one.
     fn element_variant(&self, i: usize) -> Option<crate::Variant>;
+    /// Calls `f` with each component of element `i` (nothing if there is none).
+    fn visit_element(&self, i: usize, f: &mut dyn FnMut(f64));
     /// Payload bytes of one element for `wide`.
     fn element_size(&self, wide: bool) -> usize;
     /// Appends every element's payload.
@@ -302,6 +304,11 @@ impl<T: PackedLayout> PackedValue for Vec<T> {
     }
     fn element_variant(&self, i: usize) -> Option<crate::Variant> {
         self.get(i).map(|x| x.into_variant())
+    }
+    fn visit_element(&self, i: usize, f: &mut dyn FnMut(f64)) {
+        if let Some(x) = self.get(i) {
+            FixedLayout::visit(x, f);
+        }
     }
     fn element_size(&self, wide: bool) -> usize {
         T::size(wide)

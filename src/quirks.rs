@@ -5,6 +5,7 @@
 //! keys compare. References are to `core/io/marshalls.cpp` (`encode_variant` /
 //! `decode_variant`) unless said otherwise; see ../shared/reference/engine-wire-format.md.
 
+use crate::layout::{Component, Scalar};
 use crate::variant::Variant;
 
 /// Header bit 16: FLAG_64 on INT/FLOAT/math types, OBJECT_AS_ID on OBJECT. Taken from the
@@ -146,85 +147,45 @@ pub fn same_value(a: &Variant, b: &Variant) -> bool {
 fn deep_eq(a: &Variant, b: &Variant, f: &dyn Fn(f64, f64) -> bool) -> bool {
     use Variant as V;
     let fv = |x: &[f64], y: &[f64]| x.len() == y.len() && x.iter().zip(y).all(|(p, q)| f(*p, *q));
+    // Math values and packed arrays of them: component by component, reals through `f`,
+    // integers and `Color`'s f32s exactly (by bits).
+    // (On the stack: dictionary keys are compared while decoding, which allocates nothing
+    // that the result does not keep.)
+    type Values = smallvec::SmallVec<[f64; 16]>;
+    type Visit<'v> = &'v dyn Fn(&mut dyn FnMut(f64));
+    let values = |visit: Visit| {
+        let mut v = Values::new();
+        visit(&mut |x| v.push(x));
+        v
+    };
+    if let (Some(x), Some(y)) = (a.as_fixed(), b.as_fixed()) {
+        return x.kind() == y.kind()
+            && same_components(
+                x.components(),
+                &values(&|f| x.visit(f)),
+                &values(&|f| y.visit(f)),
+                f,
+            );
+    }
+    if let (Some(x), Some(y)) = (a.as_packed(), b.as_packed()) {
+        return x.kind() == y.kind()
+            && x.len() == y.len()
+            && (0..x.len()).all(|i| {
+                same_components(
+                    x.components(),
+                    &values(&|f| x.visit_element(i, f)),
+                    &values(&|f| y.visit_element(i, f)),
+                    f,
+                )
+            });
+    }
     match (a, b) {
         (V::Float(x), V::Float(y)) => f(*x, *y),
-        (V::Vector2(x), V::Vector2(y)) => fv(&[x.x, x.y], &[y.x, y.y]),
-        (V::Rect2(x), V::Rect2(y)) => fv(
-            &[x.position.x, x.position.y, x.size.x, x.size.y],
-            &[y.position.x, y.position.y, y.size.x, y.size.y],
-        ),
-        (V::Vector3(x), V::Vector3(y)) => fv(&[x.x, x.y, x.z], &[y.x, y.y, y.z]),
-        (V::Vector4(x), V::Vector4(y)) => fv(&[x.x, x.y, x.z, x.w], &[y.x, y.y, y.z, y.w]),
-        (V::Quaternion(x), V::Quaternion(y)) => fv(&[x.x, x.y, x.z, x.w], &[y.x, y.y, y.z, y.w]),
-        (V::Plane(x), V::Plane(y)) => fv(
-            &[x.normal.x, x.normal.y, x.normal.z, x.d],
-            &[y.normal.x, y.normal.y, y.normal.z, y.d],
-        ),
-        (V::Transform2D(x), V::Transform2D(y)) => fv(&reals_t2(x), &reals_t2(y)),
-        (V::Aabb(x), V::Aabb(y)) => fv(
-            &[
-                x.position.x,
-                x.position.y,
-                x.position.z,
-                x.size.x,
-                x.size.y,
-                x.size.z,
-            ],
-            &[
-                y.position.x,
-                y.position.y,
-                y.position.z,
-                y.size.x,
-                y.size.y,
-                y.size.z,
-            ],
-        ),
-        (V::Basis(x), V::Basis(y)) => fv(&reals_basis(x), &reals_basis(y)),
-        (V::Transform3D(x), V::Transform3D(y)) => {
-            fv(&reals_basis(&x.basis), &reals_basis(&y.basis))
-                && fv(
-                    &[x.origin.x, x.origin.y, x.origin.z],
-                    &[y.origin.x, y.origin.y, y.origin.z],
-                )
-        }
-        (V::Projection(x), V::Projection(y)) => x
-            .columns
-            .iter()
-            .zip(&y.columns)
-            .all(|(p, q)| fv(&[p.x, p.y, p.z, p.w], &[q.x, q.y, q.z, q.w])),
-        (V::Color(x), V::Color(y)) => [x.r, x.g, x.b, x.a]
-            .iter()
-            .zip([y.r, y.g, y.b, y.a])
-            .all(|(p, q)| p.to_bits() == q.to_bits()),
         (V::PackedFloat32Array(x), V::PackedFloat32Array(y)) => {
             let w = |v: &f32| crate::layout::real_from_f32_bits(v.to_bits());
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| f(w(p), w(q)))
         }
         (V::PackedFloat64Array(x), V::PackedFloat64Array(y)) => fv(x, y),
-        (V::PackedVector2Array(x), V::PackedVector2Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| fv(&[p.x, p.y], &[q.x, q.y]))
-        }
-        (V::PackedVector3Array(x), V::PackedVector3Array(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .zip(y)
-                    .all(|(p, q)| fv(&[p.x, p.y, p.z], &[q.x, q.y, q.z]))
-        }
-        (V::PackedVector4Array(x), V::PackedVector4Array(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .zip(y)
-                    .all(|(p, q)| fv(&[p.x, p.y, p.z, p.w], &[q.x, q.y, q.z, q.w]))
-        }
-        (V::PackedColorArray(x), V::PackedColorArray(y)) => {
-            x.len() == y.len()
-                && x.iter().zip(y).all(|(p, q)| {
-                    [p.r, p.g, p.b, p.a]
-                        .iter()
-                        .zip([q.r, q.g, q.b, q.a])
-                        .all(|(m, n)| m.to_bits() == n.to_bits())
-                })
-        }
         (V::Array(x), V::Array(y)) => {
             x.typed == y.typed
                 && x.items.len() == y.items.len()
@@ -253,13 +214,20 @@ fn deep_eq(a: &Variant, b: &Variant, f: &dyn Fn(f64, f64) -> bool) -> bool {
     }
 }
 
-fn reals_t2(t: &crate::math::Transform2D) -> [f64; 6] {
-    [t.x.x, t.x.y, t.y.x, t.y.y, t.origin.x, t.origin.y]
-}
-
-fn reals_basis(b: &crate::math::Basis) -> [f64; 9] {
-    let r = &b.rows;
-    [
-        r[0].x, r[0].y, r[0].z, r[1].x, r[1].y, r[1].z, r[2].x, r[2].y, r[2].z,
-    ]
+/// Components of two values of one math kind, compared one by one (`comps` repeats for the
+/// elements of a packed array).
+fn same_components(
+    comps: &[Component],
+    x: &[f64],
+    y: &[f64],
+    f: &dyn Fn(f64, f64) -> bool,
+) -> bool {
+    x.len() == y.len()
+        && x.iter()
+            .zip(y)
+            .zip(comps.iter().cycle())
+            .all(|((p, q), c)| match c.scalar {
+                Scalar::Real => f(*p, *q),
+                Scalar::I32 | Scalar::F32 => p.to_bits() == q.to_bits(),
+            })
 }

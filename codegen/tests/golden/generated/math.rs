@@ -73,6 +73,13 @@ impl FixedLayout for Vector2 {
         v
     }
     #[inline]
+    fn from_value(v: &Variant) -> Option<Vector2> {
+        match v {
+            Variant::Vector2(x) => Some(*x),
+            _ => None,
+        }
+    }
+    #[inline]
     fn into_variant(self) -> Variant {
         Variant::Vector2(self)
     }
@@ -135,6 +142,13 @@ impl FixedLayout for Vector2i {
         v.x = f(0) as i32;
         v.y = f(1) as i32;
         v
+    }
+    #[inline]
+    fn from_value(v: &Variant) -> Option<Vector2i> {
+        match v {
+            Variant::Vector2i(x) => Some(*x),
+            _ => None,
+        }
     }
     #[inline]
     fn into_variant(self) -> Variant {
@@ -221,6 +235,13 @@ impl FixedLayout for Color {
         v.b = f32::from_bits(real_to_f32_bits(f(2)));
         v.a = f32::from_bits(real_to_f32_bits(f(3)));
         v
+    }
+    #[inline]
+    fn from_value(v: &Variant) -> Option<Color> {
+        match v {
+            Variant::Color(x) => Some(*x),
+            _ => None,
+        }
     }
     #[inline]
     fn into_variant(self) -> Variant {

@@ -155,9 +155,11 @@ fn build_packed<T: FixedLayout>(len: usize, f: &mut dyn FnMut(usize) -> f64) -> 
 /// `kind`, or `other` for any other kind.
 macro_rules! with_fixed {
     ($kind:expr, $T:ident => $body:expr, _ => $other:expr) => {
-        match $kind { Kind::Vector2 => { type $T = crate ::generated::math::Vector2;
-        $body } Kind::Vector2i => { type $T = crate ::generated::math::Vector2i; $body }
-        Kind::Color => { type $T = crate ::generated::math::Color; $body } _ => $other }
+        match $kind { crate ::generated::kinds::Kind::Vector2 => { type $T = crate
+        ::generated::math::Vector2; $body } crate ::generated::kinds::Kind::Vector2i => {
+        type $T = crate ::generated::math::Vector2i; $body } crate
+        ::generated::kinds::Kind::Color => { type $T = crate ::generated::math::Color;
+        $body } _ => $other }
     };
 }
 pub(crate) use with_fixed;
@@ -169,6 +171,14 @@ macro_rules! with_packed {
     };
 }
 pub(crate) use with_packed;
+/// `for_each_fixed!(m)` calls `m! { Vector2 => packed PackedVector2Array, Rect2 => array, … }`:
+/// every fixed kind with the packed array a Rust `Vec` of it converts to.
+macro_rules! for_each_fixed {
+    ($m:ident) => {
+        $m ! { Vector2 => array, Vector2i => array, Color => array }
+    };
+}
+pub(crate) use for_each_fixed;
 impl From<Vector2> for Variant {
     fn from(x: Vector2) -> Variant {
         x.into_variant()
