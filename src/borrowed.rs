@@ -8,15 +8,15 @@
 //! validated bytes with the same decoder. [`VariantRef::to_owned`] gives the owned [`Variant`].
 
 use crate::decode::{
-    decode_at, drive, hash_key_real, hash_variant_key, int_key_bit, is_container, read_shallow,
-    text_key_bit, validate, Build, Ctx, Scalar, Shallow, OTHER_KEY_BIT,
+    decode_at, drive, int_key_bit, is_container, read_shallow, text_key_bit, validate, Build, Ctx,
+    Scalar, Shallow, OTHER_KEY_BIT,
 };
 use crate::dialect::{DecodeOptions, Dialect};
 use crate::error::DecodeError;
 use crate::generated::kinds::Kind;
 use crate::layout::{read_u32, read_u64};
 use crate::layout::{Component, FixedLayout, PackedLayout, PackedValue};
-use crate::quirks;
+use crate::variant::key::{self, hash_key_real, hash_variant_key};
 use crate::variant::*;
 use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
@@ -758,6 +758,7 @@ impl<'a> Build<'a> for VariantRef<'a> {
     fn dictionary(
         entries: Vec<(VariantRef<'a>, VariantRef<'a>)>,
         typed: Option<Box<DictionaryType>>,
+        _: Option<Box<crate::variant::key::KeyIndex>>,
     ) -> VariantRef<'a> {
         VariantRef::Dictionary(DictionaryRef {
             entries: Items::Built(entries),
@@ -815,7 +816,7 @@ fn same_key_slow(a: &VariantRef<'_>, b: &VariantRef<'_>) -> bool {
         (V::StringName(x), V::StringName(y)) => x == y,
         (V::Float(x), V::Float(y)) => x == y || (x.is_nan() && y.is_nan()),
         (V::Bool(x), V::Bool(y)) => x == y,
-        _ => a.kind() == b.kind() && quirks::same_key(&a.to_owned(), &b.to_owned()),
+        _ => a.kind() == b.kind() && key::same_key(&a.to_owned(), &b.to_owned()),
     }
 }
 

@@ -19,6 +19,7 @@ use crate::generated::value::{with_fixed, with_packed};
 use crate::layout::FixedLayout;
 use crate::layout::{read_u32, read_u64};
 use crate::quirks::{self, FLAG_64};
+use crate::variant::key::{self, hash_key_real, hash_variant_key, KeyIndex, INDEX_FROM};
 use crate::variant::*;
 use crate::version::Version;
 use smallvec::SmallVec;
@@ -96,9 +97,14 @@ pub(crate) trait Build<'a>: Sized {
     fn string_array(items: Vec<Self::Str>) -> Self;
     fn array(items: Vec<Self>, typed: Option<Box<ArrayType>>) -> Self;
     /// Entries with unique keys (the driver applies the duplicate-key rule).
-    fn dictionary(entries: Self::Entries, typed: Option<Box<DictionaryType>>) -> Self;
+    /// A finished dictionary, with the key index its filling built (16 entries or more).
+    fn dictionary(
+        entries: Self::Entries,
+        typed: Option<Box<DictionaryType>>,
+        index: Option<Box<KeyIndex>>,
+    ) -> Self;
     fn object(class: Self::Str, properties: Vec<(Self::Str, Self)>) -> Self;
-    /// [`quirks::same_key`] for this representation.
+    /// [`key::same_key`] for this representation.
     fn same_key(a: &Self, b: &Self) -> bool;
     /// A hash consistent with [`Build::same_key`]: equal keys hash equal.
     fn hash_key<H: Hasher>(k: &Self, h: &mut H);
@@ -239,8 +245,13 @@ impl<'a> Build<'a> for Variant {
         Variant::Array(Array { items, typed })
     }
     #[inline]
-    fn dictionary(entries: Vec<(Variant, Variant)>, typed: Option<Box<DictionaryType>>) -> Variant {
-        Variant::Dictionary(Dictionary::from_unique(entries, typed))
+    fn dictionary(
+        entries: Vec<(Variant, Variant)>,
+        typed: Option<Box<DictionaryType>>,
+        index: Option<Box<KeyIndex>>,
+    ) -> Variant {
+        // The index goes with the entries: lookups in the result are O(1) at no extra cost.
+        Variant::Dictionary(Dictionary::from_unique_indexed(entries, typed, index))
     }
     fn object(class: String, properties: Vec<(String, Variant)>) -> Variant {
         Variant::Object(Object::Full(Box::new(FullObject { class, properties })))
@@ -280,50 +291,7 @@ fn gstring(s: Cow<'_, str>) -> GString {
 
 #[inline(never)]
 fn same_key_slow(a: &Variant, b: &Variant) -> bool {
-    quirks::same_key(a, b)
-}
-
-/// Hashes a float the way [`quirks::same_key`] compares it: all NaNs are one key, and
-/// `0.0 == -0.0`.
-pub(crate) fn hash_key_real<H: Hasher>(x: f64, h: &mut H) {
-    let bits = if x.is_nan() {
-        u64::MAX
-    } else if x == 0.0 {
-        0
-    } else {
-        x.to_bits()
-    };
-    bits.hash(h);
-}
-
-/// A hash consistent with [`quirks::same_key`]. It hashes less than it compares (the kind
-/// only, for the rarer key types), which is still consistent: equal keys hash equal.
-pub(crate) fn hash_variant_key<H: Hasher>(v: &Variant, h: &mut H, depth: usize) {
-    v.kind().hash(h);
-    match v {
-        Variant::Bool(b) => b.hash(h),
-        Variant::Int(i) => i.hash(h),
-        Variant::Rid(r) => r.hash(h),
-        Variant::Float(f) => hash_key_real(*f, h),
-        Variant::String(s) => s.hash(h),
-        Variant::StringName(s) => s.0.hash(h),
-        Variant::NodePath(p) => (&p.names, &p.subnames).hash(h),
-        Variant::Array(a) if depth < 4 => {
-            a.items.len().hash(h);
-            for x in a.items.iter().take(8) {
-                hash_variant_key(x, h, depth + 1);
-            }
-        }
-        Variant::PackedByteArray(b) => b.hash(h),
-        Variant::PackedStringArray(b) => b.hash(h),
-        // Math values: every component as a key real (integers widen exactly), as the
-        // validating pass fingerprints them.
-        other => {
-            if let Some(f) = other.as_fixed() {
-                f.visit(&mut |x| hash_key_real(x, h));
-            }
-        }
-    }
+    key::same_key(a, b)
 }
 
 /// A container being filled.
@@ -352,7 +320,7 @@ const INLINE_DEPTH: usize = 16;
 
 /// Dictionary entries under construction, with the engine's "last value wins, first
 /// position kept" rule for duplicate keys. Small dictionaries (the common case: a handful
-/// of string keys) compare linearly; from [`DICT_INDEX_FROM`] entries on, a hash index of
+/// of string keys) compare linearly; from [`INDEX_FROM`] entries on, a hash index of
 /// entry positions keeps the rule linear in time for big inputs, with randomly keyed hashes
 /// so that crafted keys cannot make it quadratic.
 struct DictFill<'a, B: Build<'a>> {
@@ -365,13 +333,8 @@ struct DictFill<'a, B: Build<'a>> {
     index: Option<Box<KeyIndex>>,
 }
 
-const DICT_INDEX_FROM: usize = 16;
-
 /// The scratch storage of `B`'s dictionary entries (see [`Entries`]).
 type Scratch<'a, B> = <<B as Build<'a>>::Entries as Entries<B>>::Scratch;
-
-/// `(hash, entry position)` of every key, and the randomly keyed hasher of the hashes.
-type KeyIndex = (hashbrown::HashTable<(u64, usize)>, std::hash::RandomState);
 
 impl<'a, B: Build<'a>> DictFill<'a, B> {
     fn with_capacity(n: usize) -> DictFill<'a, B> {
@@ -386,8 +349,7 @@ impl<'a, B: Build<'a>> DictFill<'a, B> {
     #[inline(always)]
     fn insert(&mut self, s: &mut Scratch<'a, B>, key: B, value: B) {
         let bit = 1u64 << B::key_bit(&key);
-        if self.seen & bit == 0 && self.index.is_none() && self.entries.len(s) + 1 < DICT_INDEX_FROM
-        {
+        if self.seen & bit == 0 && self.index.is_none() && self.entries.len(s) + 1 < INDEX_FROM {
             // A new bit: no key so far can be equal to this one.
             self.seen |= bit;
             self.entries.push(s, key, value);
@@ -410,7 +372,7 @@ impl<'a, B: Build<'a>> DictFill<'a, B> {
             return;
         }
         self.entries.push(s, key, value);
-        if self.entries.len(s) >= DICT_INDEX_FROM {
+        if self.entries.len(s) >= INDEX_FROM {
             self.build_index(s);
         }
     }
@@ -1131,7 +1093,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
 /// dictionary key to apply the duplicate-key rule, nothing of anything else (its containers
 /// keep no elements, see [`Build::KEEP`]).
 ///
-/// Keys are compared by a 64-bit fingerprint consistent with [`quirks::same_key`]: different
+/// Keys are compared by a 64-bit fingerprint consistent with [`key::same_key`]: different
 /// fingerprints prove keys different; equal ones count as a possibly repeated key, which
 /// sends the whole decode to the eager result, where the exact rule is applied. So a crafted
 /// collision costs speed, never correctness. Text is fingerprinted only when it is a key.
@@ -1302,7 +1264,11 @@ impl<'a> Build<'a> for Probe<'a> {
         Probe::of_kind(Kind::Array)
     }
     #[inline]
-    fn dictionary(_: ProbeKeys, _: Option<Box<DictionaryType>>) -> Probe<'a> {
+    fn dictionary(
+        _: ProbeKeys,
+        _: Option<Box<DictionaryType>>,
+        _: Option<Box<KeyIndex>>,
+    ) -> Probe<'a> {
         Probe::of_kind(Kind::Dictionary)
     }
     fn object(_: Cow<'a, str>, _: Vec<(Cow<'a, str>, Probe<'a>)>) -> Probe<'a> {
@@ -1555,7 +1521,7 @@ fn accept<'a, B: Build<'a>>(parent: &mut Frame<'a, B>, value: B, scratch: &mut S
 fn close<'a, B: Build<'a>>(frame: Frame<'a, B>) -> B {
     match frame {
         Frame::Array { items, typed, .. } => B::array(items, typed),
-        Frame::Dict { fill, typed, .. } => B::dictionary(fill.entries, typed),
+        Frame::Dict { fill, typed, .. } => B::dictionary(fill.entries, typed, fill.index),
         Frame::Object { class, props, .. } => B::object(class, props),
     }
 }

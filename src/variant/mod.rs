@@ -8,6 +8,9 @@ use crate::generated::kinds::Kind;
 
 pub use crate::generated::value::Variant;
 
+pub(crate) mod key;
+use key::KeyIndex;
+
 /// The text of a `String` value: a string that keeps up to 24 bytes inline, without a heap
 /// allocation, which most dictionary keys, names and short values fit (decoding 100,000
 /// dictionaries of four short keys and a short name then allocates 100,001 blocks instead of
@@ -179,12 +182,30 @@ pub struct DictionaryType {
 /// A `Dictionary`: entries in insertion order.
 ///
 /// Like the engine, inserting a key that is already present replaces its value in place
-/// (it keeps its first position); `1` and `1.0` are different keys.
-#[derive(Clone, Debug, PartialEq, Default)]
+/// (it keeps its first position); `1` and `1.0` are different keys (the rule is in
+/// `variant/key.rs`). From 16 entries on the keys are indexed by hash, so `insert` and `get`
+/// take constant time however big the dictionary grows.
+#[derive(Clone, Default)]
 pub struct Dictionary {
     entries: Vec<(Variant, Variant)>,
     /// The key and value types of a typed dictionary (Godot 4.4+); `None` when untyped.
     pub typed: Option<Box<DictionaryType>>,
+    index: Option<Box<KeyIndex>>,
+}
+
+impl PartialEq for Dictionary {
+    fn eq(&self, other: &Dictionary) -> bool {
+        self.entries == other.entries && self.typed == other.typed
+    }
+}
+
+impl std::fmt::Debug for Dictionary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Dictionary")
+            .field("entries", &self.entries)
+            .field("typed", &self.typed)
+            .finish()
+    }
 }
 
 impl Dictionary {
@@ -213,16 +234,35 @@ impl Dictionary {
         self.entries.is_empty()
     }
 
+    /// The position of `key`, compared as the engine compares keys.
+    fn position(&self, key: &Variant) -> Option<usize> {
+        match &self.index {
+            Some(index) => {
+                let (table, state) = &**index;
+                let h = key_hash(state, key);
+                table
+                    .find(h, |&(eh, i)| {
+                        eh == h && key::same_key(&self.entries[i].0, key)
+                    })
+                    .map(|&(_, i)| i)
+            }
+            None => self.entries.iter().position(|(k, _)| key::same_key(k, key)),
+        }
+    }
+
     /// The value of `key`, compared as the engine compares keys.
     pub fn get(&self, key: &Variant) -> Option<&Variant> {
-        self.entries
-            .iter()
-            .find(|(k, _)| crate::quirks::same_key(k, key))
-            .map(|(_, v)| v)
+        self.position(key).map(|i| &self.entries[i].1)
     }
 
     /// The value of a `String` (or `StringName`) key.
     pub fn get_str(&self, key: &str) -> Option<&Variant> {
+        if self.index.is_some() {
+            let text = GString::new(key);
+            let as_string = Variant::String(text.clone());
+            let as_name = Variant::StringName(StringName(text));
+            return self.get(&as_string).or_else(|| self.get(&as_name));
+        }
         self.entries
             .iter()
             .find(|(k, _)| match k {
@@ -235,13 +275,19 @@ impl Dictionary {
 
     /// Inserts or replaces (in place) the value of `key`, as `dict[key] = value` does.
     pub fn insert(&mut self, key: Variant, value: Variant) {
-        match self
-            .entries
-            .iter_mut()
-            .find(|(k, _)| crate::quirks::same_key(k, &key))
-        {
-            Some(slot) => slot.1 = value,
-            None => self.entries.push((key, value)),
+        if self.index.is_none() && self.entries.len() + 1 >= key::INDEX_FROM {
+            self.index = Some(Box::new(build_index(&self.entries)));
+        }
+        match self.position(&key) {
+            Some(i) => self.entries[i].1 = value,
+            None => {
+                if let Some(index) = &mut self.index {
+                    let (table, state) = &mut **index;
+                    let h = key_hash(state, &key);
+                    table.insert_unique(h, (h, self.entries.len()), |&(eh, _)| eh);
+                }
+                self.entries.push((key, value));
+            }
         }
     }
 
@@ -250,13 +296,49 @@ impl Dictionary {
         entries: Vec<(Variant, Variant)>,
         typed: Option<Box<DictionaryType>>,
     ) -> Dictionary {
-        Dictionary { entries, typed }
+        Dictionary::from_unique_indexed(entries, typed, None)
+    }
+
+    /// [`Dictionary::from_unique`] with the index the decoder built of the same entries (made
+    /// by [`key::hash_variant_key`], entry positions as in `entries`).
+    pub(crate) fn from_unique_indexed(
+        entries: Vec<(Variant, Variant)>,
+        typed: Option<Box<DictionaryType>>,
+        index: Option<Box<KeyIndex>>,
+    ) -> Dictionary {
+        let index = match index {
+            Some(i) => Some(i),
+            None if entries.len() >= key::INDEX_FROM => Some(Box::new(build_index(&entries))),
+            None => None,
+        };
+        Dictionary {
+            entries,
+            typed,
+            index,
+        }
     }
 
     /// Consumes the dictionary, giving its entries.
     pub fn into_entries(self) -> Vec<(Variant, Variant)> {
         self.entries
     }
+}
+
+fn key_hash(state: &std::hash::RandomState, key: &Variant) -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = state.build_hasher();
+    key::hash_variant_key(key, &mut h, 0);
+    h.finish()
+}
+
+fn build_index(entries: &[(Variant, Variant)]) -> KeyIndex {
+    let state = std::hash::RandomState::new();
+    let mut table = hashbrown::HashTable::with_capacity(entries.len());
+    for (i, (k, _)) in entries.iter().enumerate() {
+        let h = key_hash(&state, k);
+        table.insert_unique(h, (h, i), |&(eh, _)| eh);
+    }
+    (table, state)
 }
 
 impl FromIterator<(Variant, Variant)> for Dictionary {
@@ -328,7 +410,7 @@ impl Variant {
     /// Bitwise equality: like `==`, but floats compare by their bits, so NaN equals the
     /// same NaN and `0.0` differs from `-0.0`. This is "the same bytes would be written".
     pub fn same(&self, other: &Variant) -> bool {
-        crate::quirks::same_value(self, other)
+        key::same_value(self, other)
     }
 }
 

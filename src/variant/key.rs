@@ -1,0 +1,171 @@
+//! The one dictionary-key rule: when two values are the same key (`same_key`), a hash that
+//! agrees with it (`hash_key`), and the hash index big dictionaries keep of their keys. The
+//! decoder, the borrowed views' validating pass and [`Dictionary`](super::Dictionary) all use it.
+//!
+//! The engine's rule (`Dictionary::operator[]` with `VariantHasher`/`VariantComparator`,
+//! core/variant/dictionary.cpp): keys are equal when their types are equal and their values
+//! are, all NaNs being one key and `0.0 == -0.0`; so `1` and `1.0` are different keys.
+
+use super::Variant;
+use crate::layout::{Component, Scalar};
+use std::hash::{Hash, Hasher};
+
+/// The hash index of a dictionary's keys: `(hash, entry position)` of every key, and the
+/// randomly keyed hasher of the hashes.
+pub(crate) type KeyIndex = (hashbrown::HashTable<(u64, usize)>, std::hash::RandomState);
+
+/// Dictionaries index their keys from this many entries on (below, a scan is faster).
+pub(crate) const INDEX_FROM: usize = 16;
+
+/// Floats as dictionary keys: the engine's `hash_compare` treats all NaNs as one key and
+/// `0.0 == -0.0`; `1` and `1.0` differ because their types differ.
+fn same_key_float(a: f64, b: f64) -> bool {
+    a == b || (a.is_nan() && b.is_nan())
+}
+
+/// Whether two values are the same Dictionary key (`Dictionary::operator[]` with
+/// `VariantHasher`/`VariantComparator`): same type and equal value.
+pub(crate) fn same_key(a: &Variant, b: &Variant) -> bool {
+    match (a, b) {
+        (Variant::Float(x), Variant::Float(y)) => same_key_float(*x, *y),
+        (Variant::String(x), Variant::String(y)) => x == y,
+        (Variant::Int(x), Variant::Int(y)) => x == y,
+        _ => a.kind() == b.kind() && deep_eq(a, b, &same_key_float),
+    }
+}
+
+/// Bitwise sameness: floats compare by bits (see [`Variant::same`]).
+pub(crate) fn same_value(a: &Variant, b: &Variant) -> bool {
+    deep_eq(a, b, &|x: f64, y: f64| x.to_bits() == y.to_bits())
+}
+
+fn deep_eq(a: &Variant, b: &Variant, f: &dyn Fn(f64, f64) -> bool) -> bool {
+    use Variant as V;
+    let fv = |x: &[f64], y: &[f64]| x.len() == y.len() && x.iter().zip(y).all(|(p, q)| f(*p, *q));
+    // Math values and packed arrays of them: component by component, reals through `f`,
+    // integers and `Color`'s f32s exactly (by bits).
+    // (On the stack: dictionary keys are compared while decoding, which allocates nothing
+    // that the result does not keep.)
+    type Values = smallvec::SmallVec<[f64; 16]>;
+    type Visit<'v> = &'v dyn Fn(&mut dyn FnMut(f64));
+    let values = |visit: Visit| {
+        let mut v = Values::new();
+        visit(&mut |x| v.push(x));
+        v
+    };
+    if let (Some(x), Some(y)) = (a.as_fixed(), b.as_fixed()) {
+        return x.kind() == y.kind()
+            && same_components(
+                x.components(),
+                &values(&|f| x.visit(f)),
+                &values(&|f| y.visit(f)),
+                f,
+            );
+    }
+    if let (Some(x), Some(y)) = (a.as_packed(), b.as_packed()) {
+        return x.kind() == y.kind()
+            && x.len() == y.len()
+            && (0..x.len()).all(|i| {
+                same_components(
+                    x.components(),
+                    &values(&|f| x.visit_element(i, f)),
+                    &values(&|f| y.visit_element(i, f)),
+                    f,
+                )
+            });
+    }
+    match (a, b) {
+        (V::Float(x), V::Float(y)) => f(*x, *y),
+        (V::PackedFloat32Array(x), V::PackedFloat32Array(y)) => {
+            let w = |v: &f32| crate::layout::real_from_f32_bits(v.to_bits());
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| f(w(p), w(q)))
+        }
+        (V::PackedFloat64Array(x), V::PackedFloat64Array(y)) => fv(x, y),
+        (V::Array(x), V::Array(y)) => {
+            x.typed == y.typed
+                && x.items.len() == y.items.len()
+                && x.items.iter().zip(&y.items).all(|(p, q)| deep_eq(p, q, f))
+        }
+        (V::Dictionary(x), V::Dictionary(y)) => {
+            x.typed == y.typed
+                && x.len() == y.len()
+                && x.entries()
+                    .iter()
+                    .zip(y.entries())
+                    .all(|((k1, v1), (k2, v2))| deep_eq(k1, k2, f) && deep_eq(v1, v2, f))
+        }
+        (
+            V::Object(crate::variant::Object::Full(x)),
+            V::Object(crate::variant::Object::Full(y)),
+        ) => {
+            x.class == y.class
+                && x.properties.len() == y.properties.len()
+                && x.properties
+                    .iter()
+                    .zip(&y.properties)
+                    .all(|((n1, v1), (n2, v2))| n1 == n2 && deep_eq(v1, v2, f))
+        }
+        _ => a == b,
+    }
+}
+
+/// Components of two values of one math kind, compared one by one (`comps` repeats for the
+/// elements of a packed array).
+fn same_components(
+    comps: &[Component],
+    x: &[f64],
+    y: &[f64],
+    f: &dyn Fn(f64, f64) -> bool,
+) -> bool {
+    x.len() == y.len()
+        && x.iter()
+            .zip(y)
+            .zip(comps.iter().cycle())
+            .all(|((p, q), c)| match c.scalar {
+                Scalar::Real => f(*p, *q),
+                Scalar::I32 | Scalar::F32 => p.to_bits() == q.to_bits(),
+            })
+}
+
+/// Hashes a float the way [`same_key`] compares it: all NaNs are one key, and
+/// `0.0 == -0.0`.
+pub(crate) fn hash_key_real<H: Hasher>(x: f64, h: &mut H) {
+    let bits = if x.is_nan() {
+        u64::MAX
+    } else if x == 0.0 {
+        0
+    } else {
+        x.to_bits()
+    };
+    bits.hash(h);
+}
+
+/// A hash consistent with [`same_key`]. It hashes less than it compares (the kind
+/// only, for the rarer key types), which is still consistent: equal keys hash equal.
+pub(crate) fn hash_variant_key<H: Hasher>(v: &Variant, h: &mut H, depth: usize) {
+    v.kind().hash(h);
+    match v {
+        Variant::Bool(b) => b.hash(h),
+        Variant::Int(i) => i.hash(h),
+        Variant::Rid(r) => r.hash(h),
+        Variant::Float(f) => hash_key_real(*f, h),
+        Variant::String(s) => s.hash(h),
+        Variant::StringName(s) => s.0.hash(h),
+        Variant::NodePath(p) => (&p.names, &p.subnames).hash(h),
+        Variant::Array(a) if depth < 4 => {
+            a.items.len().hash(h);
+            for x in a.items.iter().take(8) {
+                hash_variant_key(x, h, depth + 1);
+            }
+        }
+        Variant::PackedByteArray(b) => b.hash(h),
+        Variant::PackedStringArray(b) => b.hash(h),
+        // Math values: every component as a key real (integers widen exactly), as the
+        // validating pass fingerprints them.
+        other => {
+            if let Some(f) = other.as_fixed() {
+                f.visit(&mut |x| hash_key_real(x, h));
+            }
+        }
+    }
+}
