@@ -13,8 +13,8 @@ fn key(i: usize) -> Variant {
         3 => Variant::StringName(StringName::from(format!("k{}", i / 7).as_str())),
         4 => Variant::from(Vector2::new((i / 7) as f64, 0.5)),
         // Every NaN is one key; so are 0.0 and -0.0.
-        5 => Variant::Float(if i % 2 == 0 { f64::NAN } else { -f64::NAN }),
-        _ => Variant::Float(if i % 2 == 0 { 0.0 } else { -0.0 }),
+        5 => Variant::Float(if i & 1 == 0 { f64::NAN } else { -f64::NAN }),
+        _ => Variant::Float(if i & 1 == 0 { 0.0 } else { -0.0 }),
     }
 }
 
