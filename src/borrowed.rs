@@ -7,11 +7,12 @@
 //! accepts and rejects the same bytes with the same errors and offsets; the views then read
 //! validated bytes with the same decoder. [`VariantRef::to_owned`] gives the owned [`Variant`].
 
+use crate::decode::DecodeOptions;
 use crate::decode::{
     decode_at, drive, int_key_bit, is_container, read_shallow, text_key_bit, validate, Build, Ctx,
     Scalar, Shallow, OTHER_KEY_BIT,
 };
-use crate::dialect::{DecodeOptions, Dialect};
+use crate::dialect::Dialect;
 use crate::error::DecodeError;
 use crate::generated::kinds::Kind;
 use crate::layout::{read_u32, read_u64};

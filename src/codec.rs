@@ -19,7 +19,9 @@
 //! # Ok::<(), gdvariant::codec::CodecError>(())
 //! ```
 
-use crate::dialect::{DecodeOptions, Dialect, EncodeOptions};
+use crate::decode::DecodeOptions;
+use crate::dialect::Dialect;
+use crate::encode::EncodeOptions;
 use crate::error::EncodeError;
 use crate::framing::{self, Availability, Bare, FrameError, Framing, DEFAULT_MAX_FRAME};
 use crate::variant::Variant;

@@ -5,7 +5,8 @@
 //!
 //! ```
 //! use gdvariant::{decode, encode, DecodeOptions, Dialect, EncodeOptions};
-//! use gdvariant::{FromVariant, GodotVariant, ToVariant, Vector2};
+//! use gdvariant::math::Vector2;
+//! use gdvariant::{FromVariant, GodotVariant, ToVariant};
 //!
 //! #[derive(GodotVariant, Debug, PartialEq)]
 //! struct Player {

@@ -12,7 +12,7 @@
 //! than 16, it allocates only what the result keeps.
 
 use crate::borrowed::PackedElement;
-use crate::dialect::{DecodeOptions, Dialect};
+use crate::dialect::Dialect;
 use crate::error::DecodeError;
 use crate::generated::kinds::{Feature, Kind};
 use crate::generated::value::{with_fixed, with_packed};
@@ -25,6 +25,42 @@ use crate::version::Version;
 use smallvec::SmallVec;
 use std::borrow::Cow;
 use std::hash::{BuildHasher, Hash, Hasher};
+
+/// Limits that keep decoding of untrusted bytes bounded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest nesting of containers and objects (the engine's `MAX_RECURSION_DEPTH`, 1024).
+    /// The decoder is iterative, so any value is safe for the thread stack.
+    pub max_depth: usize,
+    /// Most elements (array items, dictionary entries, packed-array elements, object
+    /// properties) one decode may produce in total.
+    pub max_elements: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_depth: 1024,
+            max_elements: usize::MAX,
+        }
+    }
+}
+
+/// Options of [`decode`](fn@crate::decode).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct DecodeOptions {
+    /// The engine version that wrote the bytes; `None` is the newest of the dialect.
+    pub version: Option<Version>,
+    /// Accept full objects (`var_to_bytes_with_objects`), decoded as data only. Off by
+    /// default, as in the engine: in the engine this can run code.
+    pub allow_objects: bool,
+    /// Bounds on nesting and size.
+    pub limits: Limits,
+    /// Keep a leading U+FEFF (byte order mark) of strings. The engines drop it when
+    /// decoding (their UTF-8 reader skips a BOM), so by default so do we; set this to keep
+    /// every byte, e.g. to re-encode a file exactly.
+    pub keep_leading_bom: bool,
+}
 
 /// Decodes one value from the start of `bytes`.
 ///
@@ -877,7 +913,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
                     Scalar::Rid(0)
                 }
             }
-            Kind::Object => return self.object(at, flag),
+            Kind::Object => return self.object(at, header & quirks::OBJECT_AS_ID != 0),
             Kind::Callable => Scalar::Callable,
             Kind::Signal => {
                 let name = self.string::<B>()?;
@@ -886,12 +922,13 @@ impl<'a, 'o> Decoder<'a, 'o> {
             }
             Kind::Dictionary => {
                 // No container-kind bits means no type data, whatever the version says.
-                let kinds = (header >> quirks::CONTAINER_KIND_SHIFT) & 0xF;
+                let kinds = header & (quirks::TYPED_KEY | quirks::TYPED_VALUE);
                 let typed = if kinds != 0 && dialect.has_feature(version, Feature::TypedDictionary)
                 {
-                    let key = self.element_type((header >> quirks::CONTAINER_KIND_SHIFT) & 3)?;
+                    let key =
+                        self.element_type(quirks::container_kind(header, quirks::TYPED_KEY))?;
                     let value =
-                        self.element_type((header >> (quirks::CONTAINER_KIND_SHIFT + 2)) & 3)?;
+                        self.element_type(quirks::container_kind(header, quirks::TYPED_VALUE))?;
                     (key.is_some() || value.is_some())
                         .then(|| Box::new(DictionaryType { key, value }))
                 } else {
@@ -906,10 +943,10 @@ impl<'a, 'o> Decoder<'a, 'o> {
                 }));
             }
             Kind::Array => {
-                let typed = if (header >> quirks::CONTAINER_KIND_SHIFT) & 3 != 0
+                let typed = if quirks::container_kind(header, quirks::TYPED_ARRAY) != 0
                     && dialect.has_feature(version, Feature::TypedArray)
                 {
-                    self.element_type((header >> quirks::CONTAINER_KIND_SHIFT) & 3)?
+                    self.element_type(quirks::container_kind(header, quirks::TYPED_ARRAY))?
                         .map(|element| {
                             Box::new(ArrayType {
                                 element,
@@ -1312,7 +1349,7 @@ impl Ctx {
         DecodeOptions {
             version: Some(self.version),
             allow_objects: self.allow_objects,
-            limits: crate::dialect::Limits {
+            limits: Limits {
                 max_depth: usize::MAX,
                 max_elements: usize::MAX,
             },

@@ -4,7 +4,7 @@
 //! length and validates the value (so nothing is allocated for a value that cannot be
 //! written), then the writing pass fills one allocation of exactly that size.
 
-use crate::dialect::{Dialect, EncodeOptions};
+use crate::dialect::Dialect;
 use crate::error::EncodeError;
 use crate::generated::kinds::{Feature, Kind};
 use crate::layout::{fits_f32, real_to_f32_bits};
@@ -16,6 +16,24 @@ use std::cell::Cell;
 
 /// Encodes `value` as the engine of `dialect` (at `options.version`) would.
 ///
+/// Options of [`encode`](fn@crate::encode).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct EncodeOptions {
+    /// The engine version that will read the bytes; `None` is the newest of the dialect.
+    pub version: Option<Version>,
+    /// Write math types as an engine built with `precision=double` does (Godot 4 only):
+    /// doubles with FLAG_64 set.
+    pub double_precision: bool,
+    /// Write full objects (`var_to_bytes_with_objects`). Without it a full object cannot be
+    /// written (the engine would send a live instance id, which a value as data does not have).
+    pub full_objects: bool,
+    /// Round reals that do not fit the target precision to the nearest `f32` (what a
+    /// single-precision engine stores) instead of failing with [`EncodeError::InexactReal`](crate::EncodeError::InexactReal).
+    pub round_reals: bool,
+    /// Deepest nesting accepted (the engine's encoder limit is 1024).
+    pub max_depth: Option<usize>,
+}
+
 /// ```
 /// use gdvariant::{encode, Dialect, EncodeOptions, Variant};
 /// let bytes = encode(&Variant::Int(42), Dialect::Godot4, &EncodeOptions::default())?;
@@ -572,7 +590,7 @@ impl<'o, S: Sink> Encoder<'o, S> {
             // `encode_variant` case OBJECT pre-check in 3.5+ and 4.x).
             Object::Null => self.header(Kind::Nil, 0),
             Object::Id(id) => {
-                self.header(Kind::Object, FLAG_64)?;
+                self.header(Kind::Object, quirks::OBJECT_AS_ID)?;
                 self.out.u64(*id);
                 Ok(())
             }
@@ -636,8 +654,8 @@ impl<'o, S: Sink> Encoder<'o, S> {
                 (t.key.as_ref(), t.value.as_ref())
             }
         };
-        let flags = (self.element_kind(k)? << quirks::CONTAINER_KIND_SHIFT)
-            | (self.element_kind(v)? << (quirks::CONTAINER_KIND_SHIFT + 2));
+        let flags = quirks::container_bits(self.element_kind(k)?, quirks::TYPED_KEY)
+            | quirks::container_bits(self.element_kind(v)?, quirks::TYPED_VALUE);
         self.header(Kind::Dictionary, flags)?;
         self.element_data(k)?;
         self.element_data(v)?;
@@ -704,7 +722,10 @@ impl<'o, S: Sink> Encoder<'o, S> {
                     return Err(self.unsupported("a typed Array"));
                 }
                 let kind = self.element_kind(Some(&t.element))?;
-                self.header(Kind::Array, kind << quirks::CONTAINER_KIND_SHIFT)?;
+                self.header(
+                    Kind::Array,
+                    quirks::container_bits(kind, quirks::TYPED_ARRAY),
+                )?;
                 self.element_data(Some(&t.element))?;
             }
         }

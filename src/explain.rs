@@ -5,11 +5,11 @@
 //! failure is reported with the decoder's own error (so `explain` and `decode` always agree on
 //! where and why bytes are bad). This walker adds only what the decoder does not expose: where
 //! each field sits. Containers (Array, Dictionary, full Object) are walked here, following the
-//! same rules through the same constants ([`crate::quirks`]) and string reader
-//! ([`crate::quirks::engine_string`]). Field names and descriptions come from the generated
-//! tables ([`Dialect::type_info`]).
+//! same rules through the same constants and string reader as the decoder (`quirks.rs`).
+//! Field names and descriptions come from the generated tables ([`Dialect::type_info`]).
 
-use crate::dialect::{DecodeOptions, Dialect};
+use crate::decode::DecodeOptions;
+use crate::dialect::Dialect;
 use crate::error::DecodeError;
 use crate::framing::{FrameError, Framing};
 use crate::generated::kinds::{Feature, FieldInfo, Kind};
@@ -717,7 +717,7 @@ impl Walker<'_> {
         let d = depth + 1;
         let mut p = at + 4;
         if self.dialect.has_feature(self.version, Feature::TypedArray) {
-            let k = (header >> quirks::CONTAINER_KIND_SHIFT) & 3;
+            let k = quirks::container_kind(header, quirks::TYPED_ARRAY);
             p = self.element_type(frame_at, at, p, k, d, "element_type")?;
         }
         let Some(n) = self.count_line(p, d, Kind::Array) else {
@@ -733,8 +733,8 @@ impl Walker<'_> {
             .dialect
             .has_feature(self.version, Feature::TypedDictionary)
         {
-            let k = (header >> quirks::CONTAINER_KIND_SHIFT) & 3;
-            let v = (header >> (quirks::CONTAINER_KIND_SHIFT + 2)) & 3;
+            let k = quirks::container_kind(header, quirks::TYPED_KEY);
+            let v = quirks::container_kind(header, quirks::TYPED_VALUE);
             p = self.element_type(frame_at, at, p, k, d, "key_type")?;
             p = self.element_type(frame_at, at, p, v, d, "value_type")?;
         }

@@ -15,7 +15,9 @@
 //! [`Read`] without holding more than one frame, [`available`] tells a streaming reader whether
 //! a whole value has arrived, and [`write_frame`] / [`frame_into`] write them.
 
-use crate::dialect::{DecodeOptions, Dialect, EncodeOptions};
+use crate::decode::DecodeOptions;
+use crate::dialect::Dialect;
+use crate::encode::EncodeOptions;
 use crate::error::{DecodeError, EncodeError};
 use crate::variant::Variant;
 use std::fmt;

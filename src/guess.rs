@@ -15,7 +15,9 @@
 //! Godot 3, Godot 4 and Pandemonium agree on ids 0–5 (nil, bool, int, float, String,
 //! Vector2): bytes holding only those are reported as ambiguous, with every dialect that fits.
 
-use crate::dialect::{DecodeOptions, Dialect, EncodeOptions};
+use crate::decode::DecodeOptions;
+use crate::dialect::Dialect;
+use crate::encode::EncodeOptions;
 use crate::framing::{available, frames, Availability, Framing};
 use crate::generated::kinds::{Feature, Kind};
 use crate::layout::Scalar;

@@ -138,7 +138,7 @@ pub fn components_of(kind: crate::generated::kinds::Kind) -> Option<&'static [Co
 /// A math type with a fixed wire layout: every such type of the spec implements it (generated).
 ///
 /// Components travel as `f64`: reals are `f64`, `i32` widens exactly, and an `f32` widens with
-/// its NaN bits kept ([`real_from_f32_bits`]), so nothing is lost between the struct and the
+/// its NaN bits kept, so nothing is lost between the struct and the
 /// code that reads or builds it by components (text, JSON, serde, equality, migration).
 pub trait FixedLayout: Copy + Default + PartialEq + std::fmt::Debug + 'static {
     /// Its kind.

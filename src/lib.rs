@@ -8,41 +8,45 @@ pub mod borrowed;
 #[cfg(feature = "codec")]
 pub mod codec;
 pub mod convert;
-pub mod decode;
-pub mod dialect;
-pub mod encode;
-pub mod error;
+mod decode;
+mod dialect;
+mod encode;
+mod error;
 pub mod explain;
 pub mod framing;
+// Generated from the spec: complete tables, some of whose entries only some builds use.
 #[rustfmt::skip]
-pub mod generated;
+#[allow(dead_code)]
+mod generated;
 pub mod guess;
 #[cfg(feature = "json")]
 pub mod json;
-pub mod layout;
+mod layout;
 pub mod math;
 pub mod migrate;
-pub mod quirks;
+mod quirks;
 #[cfg(feature = "serde")]
 pub mod serde;
 mod stack;
 pub mod text;
-pub mod variant;
-pub mod version;
+mod variant;
+mod version;
 
 pub use borrowed::{decode_borrowed, PackedRef, VariantRef};
 pub use convert::{FromVariant, FromVariantError, ToVariant, TypedArrayElement};
-pub use decode::decode;
-pub use dialect::{DecodeOptions, Dialect, EncodeOptions, Limits};
-pub use encode::{encode, encode_into, encoded_len};
+pub use decode::{decode, DecodeOptions, Limits};
+pub use dialect::Dialect;
+pub use encode::{encode, encode_into, encoded_len, EncodeOptions};
 pub use error::{DecodeError, EncodeError};
 /// `#[derive(GodotVariant)]`: implements [`ToVariant`] and [`FromVariant`]; see [`convert`].
 pub use gdvariant_derive::GodotVariant;
-pub use generated::kinds::Kind;
-pub use math::*;
+pub use generated::kinds::{Feature, FieldInfo, Kind, TypeInfo};
 pub use text::{from_text, to_text, to_text_exact, TextError};
-pub use variant::*;
-pub use version::Version;
+pub use variant::{
+    Array, ArrayType, Dictionary, DictionaryType, ElementType, FullObject, GString, NodePath,
+    Object, Signal, StringName, Variant,
+};
+pub use version::{ParseVersionError, Version};
 
 /// The README's Rust examples, compiled and run as doc-tests so that they stay true.
 #[cfg(doctest)]

@@ -6,6 +6,8 @@
 //! Integer vectors are `i32`, as in every engine; `Color` is always four `f32`.
 
 pub use crate::generated::math::*;
+/// Every math type by its components, as the spec lays them out (see [`FixedLayout`]).
+pub use crate::layout::{Component, FixedLayout, FixedValue, PackedLayout, PackedValue, Scalar};
 
 impl Basis {
     /// The identity matrix.

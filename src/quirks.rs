@@ -18,9 +18,27 @@ const _: () = {
     assert!(godot3::TYPE_MASK == TYPE_MASK && pandemonium::TYPE_MASK == TYPE_MASK);
     assert!(godot3::FLAG_64 == FLAG_64 && pandemonium::FLAG_64 == FLAG_64);
 };
-/// Godot 4.3+: bits 16-17 of an ARRAY header hold the element type's container kind;
-/// 4.4+: the same bits of a DICTIONARY header hold the key's, bits 18-19 the value's.
-pub const CONTAINER_KIND_SHIFT: u32 = 16;
+/// Godot 4.3+: the bits of an ARRAY header that hold the element type's container kind;
+/// 4.4+: those of a DICTIONARY header for the key's and the value's (from the spec's flags).
+pub const TYPED_ARRAY: u32 = crate::generated::godot4::FLAG_TYPED_ARRAY;
+/// See [`TYPED_ARRAY`].
+pub const TYPED_KEY: u32 = crate::generated::godot4::FLAG_TYPED_DICTIONARY_KEY;
+/// See [`TYPED_ARRAY`].
+pub const TYPED_VALUE: u32 = crate::generated::godot4::FLAG_TYPED_DICTIONARY_VALUE;
+/// OBJECT header bit: the payload is an instance id.
+pub const OBJECT_AS_ID: u32 = crate::generated::godot4::FLAG_OBJECT_AS_ID;
+
+/// The container kind held in the `field` bits of `header` (one of [`TYPED_ARRAY`] …).
+#[inline]
+pub fn container_kind(header: u32, field: u32) -> u32 {
+    (header & field) >> field.trailing_zeros()
+}
+
+/// Header bits that put container kind `kind` in `field`.
+#[inline]
+pub fn container_bits(kind: u32, field: u32) -> u32 {
+    (kind << field.trailing_zeros()) & field
+}
 /// Bit 31 of an Array/Dictionary count was the "shared" flag; decoders mask it off.
 pub const COUNT_MASK: u32 = 0x7FFF_FFFF;
 /// Bit 31 of a NodePath's first word marks the "new" format (the only one decodable).

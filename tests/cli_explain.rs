@@ -298,7 +298,7 @@ fn typed_containers_without_engine_fixtures_tile_too() {
             Version::new(5, 2, 0),
             Variant::Array(Array::typed(
                 ElementType::Builtin(Kind::Vector2i),
-                vec![Variant::Vector2i(gdvariant::Vector2i { x: 1, y: -2 })],
+                vec![Variant::Vector2i(gdvariant::math::Vector2i { x: 1, y: -2 })],
             )),
         ),
         (

@@ -4,6 +4,7 @@
 
 mod common;
 use common::unhex;
+use gdvariant::math::*;
 use gdvariant::*;
 
 fn dbl(v: Version) -> EncodeOptions {

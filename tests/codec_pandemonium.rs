@@ -6,6 +6,7 @@
 
 mod common;
 use common::unhex;
+use gdvariant::math::*;
 use gdvariant::*;
 
 const P37: Version = Version::new(3, 7, 0);

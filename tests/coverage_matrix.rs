@@ -2,6 +2,7 @@
 //! we can run is covered by engine-made bytes.
 
 mod common;
+use gdvariant::math::*;
 use gdvariant::*;
 
 /// A sample value of `kind` whose reals fit single precision.

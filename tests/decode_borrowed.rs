@@ -6,6 +6,7 @@ mod common;
 mod workloads;
 use common::*;
 use gdvariant::borrowed::{ArrayRef, ObjectRef, PackedRef};
+use gdvariant::math::*;
 use gdvariant::*;
 use proptest::prelude::*;
 

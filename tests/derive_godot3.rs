@@ -8,9 +8,10 @@ mod common;
 mod godot3;
 
 use common::*;
+use gdvariant::math::{Color, Transform2D, Transform3D, Vector2, Vector3};
 use gdvariant::{
-    decode, encode, Color, DecodeOptions, Dialect, EncodeOptions, FromVariant, GodotVariant,
-    NodePath, ToVariant, Transform2D, Transform3D, Variant, Vector2, Vector3,
+    decode, encode, DecodeOptions, Dialect, EncodeOptions, FromVariant, GodotVariant, NodePath,
+    ToVariant, Variant,
 };
 use indexmap::IndexMap;
 use std::collections::{BTreeMap, HashMap};

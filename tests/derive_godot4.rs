@@ -3,10 +3,12 @@
 
 mod common;
 use common::*;
+use gdvariant::math::{
+    Color, Projection, Rect2i, Transform3D, Vector2, Vector2i, Vector3, Vector3i, Vector4, Vector4i,
+};
 use gdvariant::{
-    decode, encode, Color, DecodeOptions, Dialect, Dictionary, EncodeOptions, FromVariant,
-    GodotVariant, NodePath, Projection, Rect2i, StringName, ToVariant, Transform3D, Variant,
-    Vector2, Vector2i, Vector3, Vector3i, Vector4, Vector4i, Version,
+    decode, encode, DecodeOptions, Dialect, Dictionary, EncodeOptions, FromVariant, GodotVariant,
+    NodePath, StringName, ToVariant, Variant, Version,
 };
 
 const G43: Version = Version::new(4, 3, 0);

@@ -1,9 +1,10 @@
 //! Property tests: any value of a derived type (and of the same type through serde) survives
 //! value → Variant → bytes (Godot 3 and Godot 4) → Variant → value unchanged.
 
+use gdvariant::math::Vector2;
 use gdvariant::{
     decode, encode, DecodeOptions, Dialect, EncodeOptions, FromVariant, GodotVariant, ToVariant,
-    Vector2, Version,
+    Version,
 };
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};

@@ -1,7 +1,8 @@
 //! `Dictionary` keeps the engine's key rule once it indexes its keys (16 entries and more):
 //! the same answers as a plain scan, in constant time per insert.
 
-use gdvariant::{Dictionary, StringName, Variant, Vector2};
+use gdvariant::math::Vector2;
+use gdvariant::{Dictionary, StringName, Variant};
 
 /// The keys of the test: ints, floats with the rule's edge cases, text and math values.
 fn key(i: usize) -> Variant {

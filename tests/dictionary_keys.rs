@@ -3,6 +3,7 @@
 //! borrowed alike.
 
 mod common;
+use gdvariant::math::*;
 use gdvariant::*;
 use proptest::prelude::*;
 use std::process::Command;

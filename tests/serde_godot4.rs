@@ -3,11 +3,9 @@
 
 mod common;
 use common::*;
+use gdvariant::math::{Color, Transform3D, Vector2, Vector3};
 use gdvariant::serde::{from_bytes, from_variant, to_bytes, to_variant};
-use gdvariant::{
-    Color, DecodeOptions, Dialect, EncodeOptions, GodotVariant, Transform3D, Variant, Vector2,
-    Vector3, Version,
-};
+use gdvariant::{DecodeOptions, Dialect, EncodeOptions, GodotVariant, Variant, Version};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

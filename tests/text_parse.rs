@@ -1,6 +1,7 @@
 //! `from_text` on hand-written and hostile input: what it accepts beyond the engines' own
 //! output, where its errors point, and that no input makes it panic or exhaust the stack.
 
+use gdvariant::math::*;
 use gdvariant::text::MAX_TEXT_DEPTH;
 use gdvariant::*;
 

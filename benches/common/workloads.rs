@@ -5,7 +5,8 @@
 //! the comparison decodes engine-made bytes.
 #![allow(dead_code)]
 
-use gdvariant::{Array, Dictionary, Variant, Vector2};
+use gdvariant::math::Vector2;
+use gdvariant::{Array, Dictionary, Variant};
 
 /// One workload: a name used in benchmark ids and file names, and its value.
 pub struct Workload {

@@ -1,10 +1,10 @@
 //! The generated fixed layouts decode (and re-encode byte for byte) real Godot 4.3 engine output.
 
-use gdvariant::generated::godot4;
-use gdvariant::layout::FixedLayout;
+use gdvariant::math::FixedLayout;
 use gdvariant::math::{
     Basis, Color, Projection, Rect2i, Transform2D, Vector2, Vector2i, Vector3, Vector4, Vector4i,
 };
+use gdvariant::Dialect;
 use gdvariant::Version;
 use std::path::PathBuf;
 
@@ -15,17 +15,17 @@ fn fixture_dir() -> PathBuf {
 }
 
 /// The payload of a fixture after checking its header names `kind` in Godot 4.3.
-fn payload(name: &str, kind: gdvariant::generated::kinds::Kind) -> Vec<u8> {
+fn payload(name: &str, kind: gdvariant::Kind) -> Vec<u8> {
     let dir = fixture_dir();
     let bytes = std::fs::read(dir.join(format!("{name}.bin"))).expect("fixture readable");
     let header = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
     assert_eq!(
-        godot4::kind_of(Version::new(4, 3, 0), header & godot4::TYPE_MASK),
+        Dialect::Godot4.kind_of(Version::new(4, 3, 0), header & 0xFF),
         Some(kind),
         "{name}"
     );
     assert_eq!(
-        header & godot4::FLAG_64,
+        header & 0x0001_0000, // FLAG_64
         0,
         "{name}: a single-precision engine made these"
     );
@@ -41,7 +41,7 @@ fn roundtrip<T: FixedLayout>(p: &[u8], v: &T) {
 
 #[test]
 fn vector2() {
-    use gdvariant::generated::kinds::Kind;
+    use gdvariant::Kind;
     let p = payload("vector2", Kind::Vector2);
     assert_eq!(p.len(), <Vector2 as FixedLayout>::size(false));
     let v = Vector2::read(&p, false);
@@ -51,7 +51,7 @@ fn vector2() {
 
 #[test]
 fn basis_rows_are_row_major() {
-    use gdvariant::generated::kinds::Kind;
+    use gdvariant::Kind;
     let p = payload("basis_rot", Kind::Basis);
     assert_eq!(p.len(), <Basis as FixedLayout>::size(false));
     let v: Basis = Basis::read(&p, false);
@@ -72,7 +72,7 @@ fn basis_rows_are_row_major() {
 
 #[test]
 fn transform2d_axes_then_origin() {
-    use gdvariant::generated::kinds::Kind;
+    use gdvariant::Kind;
     let p = payload("transform2d_rot", Kind::Transform2D);
     let v: Transform2D = Transform2D::read(&p, false);
     assert_eq!(v.origin, Vector2 { x: 3.0, y: 4.0 });
@@ -82,7 +82,7 @@ fn transform2d_axes_then_origin() {
 
 #[test]
 fn integer_and_color_layouts() {
-    use gdvariant::generated::kinds::Kind;
+    use gdvariant::Kind;
     {
         let p = payload("rect2i_neg", Kind::Rect2i);
         let v = Rect2i::read(&p, false);
@@ -126,7 +126,7 @@ fn integer_and_color_layouts() {
 
 #[test]
 fn projection_columns() {
-    use gdvariant::generated::kinds::Kind;
+    use gdvariant::Kind;
     let p = payload("projection_columns", Kind::Projection);
     let v: Projection = Projection::read(&p, false);
     assert_eq!(

@@ -2,7 +2,7 @@
 
 // The generated tables name `crate::version`: lend them the library's.
 mod version {
-    pub use gdvariant::version::*;
+    pub use gdvariant::Version;
 }
 // The tables compile as they are; `math.rs` and `value.rs` implement the library's own traits
 // for the library's own value enums, so they are compared as text only (golden.rs), and the

@@ -3,7 +3,8 @@
 //!
 //! ```
 //! use serde::{Deserialize, Serialize};
-//! use gdvariant::{Dialect, DecodeOptions, EncodeOptions, Vector2};
+//! use gdvariant::math::Vector2;
+//! use gdvariant::{Dialect, DecodeOptions, EncodeOptions};
 //!
 //! #[derive(Serialize, Deserialize, Debug, PartialEq)]
 //! struct Player { name: String, hp: i64, pos: Vector2, tags: Vec<String> }
@@ -50,7 +51,9 @@ pub use de::VariantDeserializer;
 pub use error::Error;
 pub use ser::VariantSerializer;
 
-use crate::dialect::{DecodeOptions, Dialect, EncodeOptions};
+use crate::decode::DecodeOptions;
+use crate::dialect::Dialect;
+use crate::encode::EncodeOptions;
 use crate::variant::Variant;
 
 /// `value` as a Variant.

@@ -93,7 +93,8 @@ pub struct TextError {
 /// The text is lossy where the engine's is (see the [module docs](self)).
 ///
 /// ```
-/// use gdvariant::{to_text, from_text, Dialect, Variant, Vector2};
+/// use gdvariant::math::Vector2;
+/// use gdvariant::{to_text, from_text, Dialect, Variant};
 ///
 /// let v = Variant::Vector2(Vector2::new(1.5, -2.0));
 /// assert_eq!(to_text(&v, Dialect::Godot4), "Vector2(1.5, -2)");

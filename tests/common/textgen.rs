@@ -1,6 +1,7 @@
 //! Random Variant trees for the text tests: every type of a dialect, awkward reals,
 //! unicode and escapes, empty and deep containers.
 
+use gdvariant::math::*;
 use gdvariant::*;
 use proptest::prelude::*;
 
