@@ -185,7 +185,7 @@ pub trait PackedLayout: FixedLayout {
     /// The elements held by `v`, if it is this packed array.
     fn unpack(v: &crate::Variant) -> Option<&[Self]>;
     /// The borrowed packed array.
-    fn pack_ref(v: crate::borrowed::PackedRef<'_, Self>) -> crate::VariantRef<'_>;
+    fn pack_ref(v: crate::packed::PackedRef<'_, Self>) -> crate::VariantRef<'_>;
 }
 
 /// A fixed-layout value seen without its type: what generic code (text, JSON, equality) uses.

@@ -24,6 +24,7 @@ pub mod json;
 mod layout;
 pub mod math;
 pub mod migrate;
+mod packed;
 mod quirks;
 #[cfg(feature = "serde")]
 pub mod serde;
@@ -32,7 +33,7 @@ pub mod text;
 mod variant;
 mod version;
 
-pub use borrowed::{decode_borrowed, PackedRef, VariantRef};
+pub use borrowed::{decode_borrowed, VariantRef};
 pub use convert::{FromVariant, FromVariantError, ToVariant, TypedArrayElement};
 pub use decode::{decode, DecodeOptions, Limits};
 pub use dialect::Dialect;
@@ -41,6 +42,7 @@ pub use error::{DecodeError, EncodeError};
 /// `#[derive(GodotVariant)]`: implements [`ToVariant`] and [`FromVariant`]; see [`convert`].
 pub use gdvariant_derive::GodotVariant;
 pub use generated::kinds::{Feature, FieldInfo, Kind, TypeInfo};
+pub use packed::{PackedElement, PackedRef};
 pub use text::{from_text, to_text, to_text_exact, TextError};
 pub use variant::{
     Array, ArrayType, Dictionary, DictionaryType, ElementType, FullObject, GString, NodePath,

@@ -115,7 +115,7 @@ pub fn emit_math(spec: &Spec) -> TokenStream {
             read_f32_bits, read_i32, read_real, real_from_f32_bits, real_to_f32_bits, write_f32,
             write_i32, write_real, Component, FixedLayout, PackedLayout, Scalar,
         };
-        use crate::borrowed::PackedRef;
+        use crate::packed::PackedRef;
 
         #(#items)*
     }
@@ -457,7 +457,8 @@ pub fn emit_value(spec: &Spec) -> TokenStream {
         use crate::generated::math::*;
         use crate::layout::{FixedLayout, FixedValue, PackedLayout, PackedValue};
         use crate::variant::{Array, Dictionary, GString, NodePath, Object, Signal, StringName};
-        use crate::borrowed::{ArrayRef, DictionaryRef, NodePathRef, ObjectRef, PackedRef, SignalRef};
+        use crate::borrowed::{ArrayRef, DictionaryRef, NodePathRef, ObjectRef, SignalRef};
+        use crate::packed::PackedRef;
 
         /// A Godot value.
         ///

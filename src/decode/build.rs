@@ -1,0 +1,241 @@
+//! What the driver builds: the `Build` trait, the leaf values every result shares, and the
+//! owned `Variant` result.
+
+use super::*;
+
+/// A leaf value that owns nothing: the part of a decoded value that is the same whether the
+/// result is owned or borrowed. Big math types are boxed as in [`Variant`], so that a
+/// `Scalar` stays as small as a value and moving it costs little.
+pub(crate) enum Scalar {
+    Nil,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Rid(u64),
+    Callable,
+    ObjectNull,
+    ObjectId(u64),
+}
+
+/// What the driver builds: the owned [`Variant`], or the borrowed `VariantRef<'a>` whose text
+/// and packed arrays point into the input `&'a [u8]`.
+pub(crate) trait Build<'a>: Sized {
+    /// Whether containers keep their elements. The validating pass of lazy borrowed decoding
+    /// (`Probe`) keeps none: it reads everything and builds nothing but dictionary keys.
+    const KEEP: bool = true;
+    /// Text as the result holds it (`String`, or `Cow<'a, str>`).
+    type Str;
+    /// Where a dictionary's entries go while it is filled.
+    type Entries: Entries<Self>;
+    fn text(s: Cow<'a, str>) -> Self::Str;
+    fn scalar(s: Scalar) -> Self;
+    /// A fixed-layout (math) value.
+    fn fixed<T: FixedLayout>(x: T) -> Self;
+    /// A `String` value (its text goes straight into the result's own string type).
+    fn string(s: Cow<'a, str>) -> Self;
+    /// A `StringName` value (its text goes straight into the result's own string type).
+    fn string_name(s: Cow<'a, str>) -> Self;
+    fn node_path(names: Vec<Self::Str>, subnames: Vec<Self::Str>, absolute: bool) -> Self;
+    fn signal(name: Self::Str, object: u64) -> Self;
+    fn byte_array(bytes: &'a [u8]) -> Self;
+    /// A fixed-stride packed array; `bytes` holds whole elements of `T::size(wide)` bytes.
+    fn packed<T: PackedElement>(bytes: &'a [u8], wide: bool) -> Self;
+    fn string_array(items: Vec<Self::Str>) -> Self;
+    fn array(items: Vec<Self>, typed: Option<Box<ArrayType>>) -> Self;
+    /// Entries with unique keys (the driver applies the duplicate-key rule).
+    /// A finished dictionary, with the key index its filling built (16 entries or more).
+    fn dictionary(
+        entries: Self::Entries,
+        typed: Option<Box<DictionaryType>>,
+        index: Option<Box<KeyIndex>>,
+    ) -> Self;
+    fn object(class: Self::Str, properties: Vec<(Self::Str, Self)>) -> Self;
+    /// [`key::same_key`] for this representation.
+    fn same_key(a: &Self, b: &Self) -> bool;
+    /// A hash consistent with [`Build::same_key`]: equal keys hash equal.
+    fn hash_key<H: Hasher>(k: &Self, h: &mut H);
+    /// A six-bit hash consistent with [`Build::same_key`], cheap to compute (see `DictFill`).
+    fn key_bit(k: &Self) -> u32;
+}
+
+/// The entries of a dictionary being filled: a vector of pairs for the results, only the
+/// keys (inline, for the duplicate-key rule) for the validating pass.
+///
+/// `Scratch` is storage shared by all the dictionaries of one decode (the validating pass
+/// keeps the keys of every open dictionary there, as a stack), so that what a frame holds,
+/// and moves, stays small.
+pub(crate) trait Entries<B>: Sized {
+    type Scratch: Default;
+    fn with_capacity(n: usize) -> Self;
+    fn len(&self, s: &Self::Scratch) -> usize;
+    /// Entries expected (the table of the duplicate-key index is sized for them).
+    fn capacity(&self) -> usize;
+    /// [`Build::same_key`] of entry `i`'s key and `key`.
+    fn same_key_at(&self, s: &Self::Scratch, i: usize, key: &B) -> bool;
+    /// [`Build::hash_key`] of entry `i`'s key.
+    fn hash_at<H: Hasher>(&self, s: &Self::Scratch, i: usize, h: &mut H);
+    fn push(&mut self, s: &mut Self::Scratch, key: B, value: B);
+    /// Gives entry `i` (a repeated key) its new value.
+    fn set_value(&mut self, i: usize, value: B);
+    /// The dictionary is complete: give back what it held in `s`.
+    fn close(&self, _s: &mut Self::Scratch) {}
+}
+
+impl<'a, B: Build<'a>> Entries<B> for Vec<(B, B)> {
+    type Scratch = ();
+    #[inline]
+    fn with_capacity(n: usize) -> Self {
+        Vec::with_capacity(n)
+    }
+    #[inline(always)]
+    fn len(&self, _: &()) -> usize {
+        self.len()
+    }
+    fn capacity(&self) -> usize {
+        self.capacity()
+    }
+    #[inline(always)]
+    fn same_key_at(&self, _: &(), i: usize, key: &B) -> bool {
+        B::same_key(&self[i].0, key)
+    }
+    fn hash_at<H: Hasher>(&self, _: &(), i: usize, h: &mut H) {
+        B::hash_key(&self[i].0, h)
+    }
+    #[inline(always)]
+    fn push(&mut self, _: &mut (), key: B, value: B) {
+        self.push((key, value))
+    }
+    #[inline]
+    fn set_value(&mut self, i: usize, value: B) {
+        self[i].1 = value
+    }
+}
+
+/// [`Build::key_bit`] of a text key: its length and first and last bytes, mixed into six bits.
+#[inline(always)]
+pub(crate) fn text_key_bit(s: &str) -> u32 {
+    let b = s.as_bytes();
+    let (first, last) = match b {
+        [] => (0, 0),
+        [first, .., last] => (*first, *last),
+        [only] => (*only, *only),
+    };
+    let x = (b.len() as u32) ^ u32::from(first) << 8 ^ u32::from(last) << 16;
+    x.wrapping_mul(0x9E37_79B1) >> 26
+}
+
+/// [`Build::key_bit`] of an integer key.
+#[inline(always)]
+pub(crate) fn int_key_bit(i: i64) -> u32 {
+    ((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as u32
+}
+
+/// [`Build::key_bit`] of every other key: one shared bit, so they are always compared.
+pub(crate) const OTHER_KEY_BIT: u32 = 63;
+
+impl<'a> Build<'a> for Variant {
+    type Str = String;
+    type Entries = Vec<(Variant, Variant)>;
+    #[inline]
+    fn text(s: Cow<'a, str>) -> String {
+        s.into_owned()
+    }
+    #[inline]
+    fn fixed<T: FixedLayout>(x: T) -> Variant {
+        x.into_variant()
+    }
+    #[inline]
+    fn scalar(s: Scalar) -> Variant {
+        match s {
+            Scalar::Nil => Variant::Nil,
+            Scalar::Bool(x) => Variant::Bool(x),
+            Scalar::Int(x) => Variant::Int(x),
+            Scalar::Float(x) => Variant::Float(x),
+            Scalar::Rid(x) => Variant::Rid(x),
+            Scalar::Callable => Variant::Callable,
+            Scalar::ObjectNull => Variant::Object(Object::Null),
+            Scalar::ObjectId(id) => Variant::Object(Object::Id(id)),
+        }
+    }
+    #[inline]
+    fn string(s: Cow<'a, str>) -> Variant {
+        Variant::String(gstring(s))
+    }
+    #[inline]
+    fn string_name(s: Cow<'a, str>) -> Variant {
+        Variant::StringName(StringName(gstring(s)))
+    }
+    fn node_path(names: Vec<String>, subnames: Vec<String>, absolute: bool) -> Variant {
+        Variant::NodePath(Box::new(NodePath {
+            names,
+            subnames,
+            absolute,
+        }))
+    }
+    fn signal(name: String, object: u64) -> Variant {
+        Variant::Signal(Signal { name, object })
+    }
+    #[inline]
+    fn byte_array(bytes: &'a [u8]) -> Variant {
+        Variant::PackedByteArray(bytes.to_vec())
+    }
+    #[inline]
+    fn packed<T: PackedElement>(bytes: &'a [u8], wide: bool) -> Variant {
+        T::into_variant(T::collect(bytes, wide))
+    }
+    fn string_array(items: Vec<String>) -> Variant {
+        Variant::PackedStringArray(items)
+    }
+    #[inline]
+    fn array(items: Vec<Variant>, typed: Option<Box<ArrayType>>) -> Variant {
+        Variant::Array(Array { items, typed })
+    }
+    #[inline]
+    fn dictionary(
+        entries: Vec<(Variant, Variant)>,
+        typed: Option<Box<DictionaryType>>,
+        index: Option<Box<KeyIndex>>,
+    ) -> Variant {
+        // The index goes with the entries: lookups in the result are O(1) at no extra cost.
+        Variant::Dictionary(Dictionary::from_unique_indexed(entries, typed, index))
+    }
+    fn object(class: String, properties: Vec<(String, Variant)>) -> Variant {
+        Variant::Object(Object::Full(Box::new(FullObject { class, properties })))
+    }
+    /// String and integer keys (nearly all keys) compare here, inline; the rest by the rule.
+    #[inline(always)]
+    fn same_key(a: &Variant, b: &Variant) -> bool {
+        match (a, b) {
+            (Variant::String(x), Variant::String(y)) => x == y,
+            (Variant::Int(x), Variant::Int(y)) => x == y,
+            (Variant::String(_) | Variant::Int(_), Variant::String(_) | Variant::Int(_)) => false,
+            _ => same_key_slow(a, b),
+        }
+    }
+    fn hash_key<H: Hasher>(k: &Variant, h: &mut H) {
+        hash_variant_key(k, h, 0)
+    }
+    #[inline(always)]
+    fn key_bit(k: &Variant) -> u32 {
+        match k {
+            Variant::String(s) => text_key_bit(s),
+            Variant::Int(i) => int_key_bit(*i),
+            _ => OTHER_KEY_BIT,
+        }
+    }
+}
+
+/// Text as a [`GString`]: short text is kept inline, with no allocation (most keys and
+/// names); long text reuses the allocation the engine's reading made, if any.
+#[inline(always)]
+pub(crate) fn gstring(s: Cow<'_, str>) -> GString {
+    match s {
+        Cow::Borrowed(s) => GString::new(s),
+        Cow::Owned(s) => GString::from(s),
+    }
+}
+
+#[inline(never)]
+pub(crate) fn same_key_slow(a: &Variant, b: &Variant) -> bool {
+    key::same_key(a, b)
+}

@@ -1,0 +1,215 @@
+//! Containers being filled: the frame stack, and dictionary entries under the engine's
+//! duplicate-key rule (scanned while small, indexed from 16 entries).
+
+use super::*;
+
+/// A container being filled.
+pub(crate) enum Frame<'a, B: Build<'a>> {
+    Array {
+        items: Vec<B>,
+        left: u32,
+        typed: Option<Box<ArrayType>>,
+    },
+    Dict {
+        fill: DictFill<'a, B>,
+        left: u32,
+        key: Option<B>,
+        typed: Option<Box<DictionaryType>>,
+    },
+    Object {
+        class: B::Str,
+        props: Vec<(B::Str, B)>,
+        left: u32,
+        name: Option<B::Str>,
+    },
+}
+
+/// Nesting that the container stack holds without allocating.
+pub(crate) const INLINE_DEPTH: usize = 16;
+
+/// Dictionary entries under construction, with the engine's "last value wins, first
+/// position kept" rule for duplicate keys. Small dictionaries (the common case: a handful
+/// of string keys) compare linearly; from [`INDEX_FROM`] entries on, a hash index of
+/// entry positions keeps the rule linear in time for big inputs, with randomly keyed hashes
+/// so that crafted keys cannot make it quadratic.
+pub(crate) struct DictFill<'a, B: Build<'a>> {
+    pub(crate) entries: B::Entries,
+    /// Whether a repeated key replaced a value (what lazy borrowed decoding must know).
+    pub(crate) replaced: bool,
+    /// One bit per [`Build::key_bit`] of the keys so far: a key whose bit is clear cannot be
+    /// a duplicate, which spares the linear scan for nearly every key of a small dictionary.
+    pub(crate) seen: u64,
+    pub(crate) index: Option<Box<KeyIndex>>,
+}
+
+/// The scratch storage of `B`'s dictionary entries (see [`Entries`]).
+pub(crate) type Scratch<'a, B> = <<B as Build<'a>>::Entries as Entries<B>>::Scratch;
+
+impl<'a, B: Build<'a>> DictFill<'a, B> {
+    pub(crate) fn with_capacity(n: usize) -> DictFill<'a, B> {
+        DictFill {
+            entries: B::Entries::with_capacity(n),
+            replaced: false,
+            seen: 0,
+            index: None,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn insert(&mut self, s: &mut Scratch<'a, B>, key: B, value: B) {
+        let bit = 1u64 << B::key_bit(&key);
+        if self.seen & bit == 0 && self.index.is_none() && self.entries.len(s) + 1 < INDEX_FROM {
+            // A new bit: no key so far can be equal to this one.
+            self.seen |= bit;
+            self.entries.push(s, key, value);
+            return;
+        }
+        self.seen |= bit;
+        self.insert_checked(s, key, value)
+    }
+
+    /// [`DictFill::insert`] when the key may be a duplicate, or the index is (to be) in use.
+    #[inline(never)]
+    pub(crate) fn insert_checked(&mut self, s: &mut Scratch<'a, B>, key: B, value: B) {
+        if self.index.is_some() {
+            return self.insert_indexed(s, key, value);
+        }
+        let entries = &mut self.entries;
+        if let Some(i) = (0..entries.len(s)).find(|&i| entries.same_key_at(s, i, &key)) {
+            entries.set_value(i, value);
+            self.replaced = true;
+            return;
+        }
+        self.entries.push(s, key, value);
+        if self.entries.len(s) >= INDEX_FROM {
+            self.build_index(s);
+        }
+    }
+
+    #[inline(never)]
+    pub(crate) fn insert_indexed(&mut self, s: &mut Scratch<'a, B>, key: B, value: B) {
+        let Some(index) = &mut self.index else {
+            return;
+        };
+        let (table, state) = &mut **index;
+        let h = hash_with(state, &key);
+        let entries = &mut self.entries;
+        match table.find(h, |&(eh, i)| eh == h && entries.same_key_at(s, i, &key)) {
+            Some(&(_, i)) => {
+                entries.set_value(i, value);
+                self.replaced = true;
+            }
+            None => {
+                table.insert_unique(h, (h, entries.len(s)), |&(eh, _)| eh);
+                entries.push(s, key, value);
+            }
+        }
+    }
+
+    #[cold]
+    pub(crate) fn build_index(&mut self, s: &Scratch<'a, B>) {
+        let state = std::hash::RandomState::new();
+        let n = self.entries.len(s);
+        let mut table = hashbrown::HashTable::with_capacity(self.entries.capacity());
+        for i in 0..n {
+            let mut hasher = state.build_hasher();
+            self.entries.hash_at(s, i, &mut hasher);
+            let h = hasher.finish();
+            table.insert_unique(h, (h, i), |&(eh, _)| eh);
+        }
+        self.index = Some(Box::new((table, state)));
+    }
+}
+
+pub(crate) fn hash_with<'a, B: Build<'a>>(state: &std::hash::RandomState, key: &B) -> u64 {
+    let mut h = state.build_hasher();
+    B::hash_key(key, &mut h);
+    h.finish()
+}
+
+/// A vector for up to `n` elements of a `B` result, or none (no allocation) when `B` keeps no
+/// elements.
+#[inline(always)]
+pub(crate) fn vec_for<'a, B: Build<'a>, T>(n: usize) -> Vec<T> {
+    if B::KEEP {
+        Vec::with_capacity(n)
+    } else {
+        Vec::new()
+    }
+}
+
+/// Pushes `x` when `B` keeps elements (else `x` is dropped, and the vector stays unallocated).
+#[inline(always)]
+pub(crate) fn keep<'a, B: Build<'a>, T>(v: &mut Vec<T>, x: T) {
+    if B::KEEP {
+        v.push(x)
+    }
+}
+
+/// Hands a finished container to its parent.
+#[inline]
+pub(crate) fn accept<'a, B: Build<'a>>(
+    parent: &mut Frame<'a, B>,
+    value: B,
+    scratch: &mut Scratch<'a, B>,
+) {
+    match parent {
+        Frame::Array { items, left, .. } => {
+            keep::<B, _>(items, value);
+            *left -= 1;
+        }
+        Frame::Dict {
+            fill, left, key, ..
+        } => match key.take() {
+            None => *key = Some(value),
+            Some(k) => {
+                fill.insert(scratch, k, value);
+                *left -= 1;
+            }
+        },
+        Frame::Object {
+            props, left, name, ..
+        } => {
+            if let Some(n) = name.take() {
+                keep::<B, _>(props, (n, value));
+            }
+            *left -= 1;
+        }
+    }
+}
+
+#[inline]
+pub(crate) fn close<'a, B: Build<'a>>(frame: Frame<'a, B>) -> B {
+    match frame {
+        Frame::Array { items, typed, .. } => B::array(items, typed),
+        Frame::Dict { fill, typed, .. } => B::dictionary(fill.entries, typed, fill.index),
+        Frame::Object { class, props, .. } => B::object(class, props),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ascii_without_nul;
+
+    /// The word-at-a-time check agrees with the plain definition, whatever the padding holds.
+    #[test]
+    fn ascii_check_matches_the_definition() {
+        let alphabet = [0u8, 1, b'a', 0x7f, 0x80, 0xc3, 0xff];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for n in 0..40usize {
+            for _ in 0..200 {
+                let total = n + (4 - n % 4) % 4;
+                let bytes: Vec<u8> = (0..total)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        alphabet[(seed % alphabet.len() as u64) as usize]
+                    })
+                    .collect();
+                let want = bytes[..n].iter().all(|&b| (1..=0x7f).contains(&b));
+                assert_eq!(ascii_without_nul(&bytes, n), want, "{bytes:?} n={n}");
+            }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! The decoder: bytes of any dialect and version to a [`Variant`] (or, through the same
+//! driver, a borrowed [`VariantRef`](crate::borrowed::VariantRef)), safe on untrusted input.
+//!
+//! One driver reads the bytes for every result; what it builds from them is the business of a
+//! `Build` implementation (owned values; borrowed values, see `borrowed.rs`; nothing but
+//! dictionary-key fingerprints, `Probe`, for the validating pass of lazy views), so
+//! validation, errors and offsets are the same for both by construction. It is iterative
+//! (containers are an explicit stack), so no input can overflow the thread stack whatever
+//! `max_depth` is; every length is checked against the remaining input before anything is
+//! reserved, so a lying count costs nothing; errors carry the absolute offset. Apart from the
+//! duplicate-key index of dictionaries with 16 or more entries, and a container stack deeper
+//! than 16, it allocates only what the result keeps.
+
+use crate::dialect::Dialect;
+use crate::error::DecodeError;
+use crate::generated::kinds::{Feature, Kind};
+use crate::generated::value::{with_fixed, with_packed};
+use crate::layout::FixedLayout;
+use crate::layout::{read_u32, read_u64};
+use crate::packed::PackedElement;
+use crate::quirks::{self, FLAG_64};
+use crate::variant::key::{self, hash_key_real, hash_variant_key, KeyIndex, INDEX_FROM};
+use crate::variant::*;
+use crate::version::Version;
+use smallvec::SmallVec;
+use std::borrow::Cow;
+use std::hash::{BuildHasher, Hash, Hasher};
+
+/// Limits that keep decoding of untrusted bytes bounded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest nesting of containers and objects (the engine's `MAX_RECURSION_DEPTH`, 1024).
+    /// The decoder is iterative, so any value is safe for the thread stack.
+    pub max_depth: usize,
+    /// Most elements (array items, dictionary entries, packed-array elements, object
+    /// properties) one decode may produce in total.
+    pub max_elements: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_depth: 1024,
+            max_elements: usize::MAX,
+        }
+    }
+}
+
+/// Options of [`decode`](fn@crate::decode).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct DecodeOptions {
+    /// The engine version that wrote the bytes; `None` is the newest of the dialect.
+    pub version: Option<Version>,
+    /// Accept full objects (`var_to_bytes_with_objects`), decoded as data only. Off by
+    /// default, as in the engine: in the engine this can run code.
+    pub allow_objects: bool,
+    /// Bounds on nesting and size.
+    pub limits: Limits,
+    /// Keep a leading U+FEFF (byte order mark) of strings. The engines drop it when
+    /// decoding (their UTF-8 reader skips a BOM), so by default so do we; set this to keep
+    /// every byte, e.g. to re-encode a file exactly.
+    pub keep_leading_bom: bool,
+}
+
+/// Decodes one value from the start of `bytes`.
+///
+/// Returns the value and the number of bytes it used; trailing bytes are not an error (the
+/// engine ignores them too), so `used` lets a caller walk values laid back to back.
+///
+/// ```
+/// use gdvariant::{decode, Dialect, DecodeOptions, Variant};
+/// let bytes = [2, 0, 0, 0, 42, 0, 0, 0];
+/// let (value, used) = decode(&bytes, Dialect::Godot4, &DecodeOptions::default())?;
+/// assert_eq!((value, used), (Variant::Int(42), 8));
+/// # Ok::<(), gdvariant::DecodeError>(())
+/// ```
+pub fn decode(
+    bytes: &[u8],
+    dialect: Dialect,
+    options: &DecodeOptions,
+) -> Result<(Variant, usize), DecodeError> {
+    drive(bytes, dialect, options)
+}
+
+/// Runs the one decoder over `bytes`, building a `B`.
+pub(crate) fn drive<'a, B: Build<'a>>(
+    bytes: &'a [u8],
+    dialect: Dialect,
+    options: &DecodeOptions,
+) -> Result<(B, usize), DecodeError> {
+    let mut d = Decoder::new(bytes, 0, dialect, options);
+    let v = d.run::<B>()?;
+    Ok((v, d.pos))
+}
+
+mod build;
+mod fill;
+mod probe;
+mod reader;
+
+pub(crate) use build::*;
+pub(crate) use fill::*;
+pub(crate) use probe::*;
+pub(crate) use reader::*;

@@ -1,0 +1,718 @@
+//! The reader: one value at a time from the bytes, every length checked against what is left.
+
+use super::*;
+
+pub(crate) struct Decoder<'a, 'o> {
+    pub(crate) buf: &'a [u8],
+    pub(crate) pos: usize,
+    pub(crate) dialect: Dialect,
+    pub(crate) version: Version,
+    pub(crate) options: &'o DecodeOptions,
+    pub(crate) elements: usize,
+    /// Whether some dictionary had a repeated key (see [`DictFill::replaced`]).
+    pub(crate) replaced: bool,
+}
+
+/// What [`Decoder::other`] read: a finished value or an opened container.
+pub(crate) enum Step<'a, B: Build<'a>> {
+    Value(B),
+    Open(Frame<'a, B>),
+}
+
+impl<'a, 'o> Decoder<'a, 'o> {
+    pub(crate) fn new(
+        buf: &'a [u8],
+        pos: usize,
+        dialect: Dialect,
+        options: &'o DecodeOptions,
+    ) -> Decoder<'a, 'o> {
+        Decoder {
+            buf,
+            pos,
+            dialect,
+            version: options.version.unwrap_or_else(|| dialect.newest()),
+            options,
+            elements: 0,
+            replaced: false,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn remaining(&self) -> usize {
+        self.buf.len() - self.pos
+    }
+
+    #[cold]
+    pub(crate) fn eof(&self, needed: usize) -> DecodeError {
+        DecodeError::UnexpectedEof {
+            offset: self.pos,
+            needed: needed - self.remaining(),
+            dialect: self.dialect,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], DecodeError> {
+        if self.remaining() < n {
+            return Err(self.eof(n));
+        }
+        let s = &self.buf[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(s)
+    }
+
+    #[inline]
+    pub(crate) fn u32(&mut self) -> Result<u32, DecodeError> {
+        let b = self.take(4)?;
+        Ok(read_u32(b, 0))
+    }
+
+    #[inline]
+    pub(crate) fn u64(&mut self) -> Result<u64, DecodeError> {
+        let b = self.take(8)?;
+        Ok(read_u64(b, 0))
+    }
+
+    #[cold]
+    pub(crate) fn out_of_bounds(&self, at: usize, len: u32) -> DecodeError {
+        DecodeError::LengthOutOfBounds {
+            offset: at,
+            len,
+            remaining: self.buf.len() - (at + 4).min(self.buf.len()),
+            dialect: self.dialect,
+        }
+    }
+
+    #[cold]
+    pub(crate) fn string_out_of_bounds(&self, at: usize, len: u32) -> DecodeError {
+        let remaining = self.buf.len() - (at + 4).min(self.buf.len());
+        DecodeError::StringOutOfBounds {
+            offset: at,
+            len,
+            remaining,
+            dialect: self.dialect,
+        }
+    }
+
+    /// `_decode_string`: i32 length, bytes, padding that must be present. The text borrows
+    /// from the input unless the engine's reading changes it (its lenient UTF-8).
+    #[inline]
+    pub(crate) fn text(&mut self) -> Result<Cow<'a, str>, DecodeError> {
+        let at = self.pos;
+        let len = self.u32()?;
+        let n = len as i32;
+        if n < 0 {
+            return Err(self.string_out_of_bounds(at, len));
+        }
+        let n = n as usize;
+        let total = n + quirks::pad4(n);
+        if total > self.remaining() {
+            return Err(self.string_out_of_bounds(at, len));
+        }
+        let start = self.pos;
+        let buf: &'a [u8] = self.buf;
+        let bytes = &buf[start..start + n];
+        self.pos += total;
+        // The common case: ASCII without NUL is valid UTF-8 that the engine's reading leaves
+        // as it is (no NUL to stop at, no BOM to drop), so it needs no further look.
+        if ascii_without_nul(&buf[start..start + total], n) {
+            // SAFETY: every byte is in 0x01..=0x7F, and ASCII is valid UTF-8.
+            return Ok(Cow::Borrowed(unsafe {
+                std::str::from_utf8_unchecked(bytes)
+            }));
+        }
+        match quirks::engine_string(bytes, self.options.keep_leading_bom) {
+            Ok(s) => Ok(s),
+            Err(i) => Err(DecodeError::InvalidUtf8 {
+                offset: start + i,
+                dialect: self.dialect,
+            }),
+        }
+    }
+
+    /// A string as the result holds it. The common case (in bounds, ASCII without NUL) comes
+    /// back from [`Decoder::plain_text`] as two words in registers; anything else, errors
+    /// included, goes the full way through [`Decoder::text`].
+    #[inline(always)]
+    pub(crate) fn string<B: Build<'a>>(&mut self) -> Result<B::Str, DecodeError> {
+        Ok(B::text(self.cow_text()?))
+    }
+
+    /// [`Decoder::text`], with the common case first (see [`Decoder::string`]).
+    #[inline(always)]
+    pub(crate) fn cow_text(&mut self) -> Result<Cow<'a, str>, DecodeError> {
+        match self.plain_text() {
+            Some(s) => Ok(Cow::Borrowed(s)),
+            None => self.text(),
+        }
+    }
+
+    /// The next string if it is in bounds and plain ASCII without NUL (which the engine's
+    /// reading leaves as it is); `None`, having read nothing, otherwise.
+    #[inline(never)]
+    pub(crate) fn plain_text(&mut self) -> Option<&'a str> {
+        let buf: &'a [u8] = self.buf;
+        let head = buf.get(self.pos..self.pos + 4)?;
+        let n = u32::from_le_bytes([head[0], head[1], head[2], head[3]]) as usize;
+        let start = self.pos + 4;
+        let total = n.checked_add(quirks::pad4(n))?;
+        let padded = buf.get(start..start.checked_add(total)?)?;
+        if n > i32::MAX as usize || !ascii_without_nul(padded, n) {
+            return None;
+        }
+        self.pos = start + total;
+        // SAFETY: every byte is in 0x01..=0x7F, and ASCII is valid UTF-8.
+        Some(unsafe { std::str::from_utf8_unchecked(&padded[..n]) })
+    }
+
+    /// A packed array's element count and the bytes of its elements (`stride` each).
+    #[inline]
+    pub(crate) fn packed_bytes(&mut self, stride: usize) -> Result<&'a [u8], DecodeError> {
+        let at = self.pos;
+        let raw = self.u32()?;
+        let n = raw as i32;
+        if n < 0 {
+            return Err(self.out_of_bounds(at, raw));
+        }
+        let n = n as usize;
+        let bytes = n
+            .checked_mul(stride)
+            .filter(|&b| b <= self.remaining())
+            .ok_or_else(|| self.out_of_bounds(at, raw))?;
+        self.count_elements(at, n)?;
+        let buf: &'a [u8] = self.buf;
+        let s = &buf[self.pos..self.pos + bytes];
+        self.pos += bytes;
+        Ok(s)
+    }
+
+    #[inline]
+    pub(crate) fn packed<B: Build<'a>, T: PackedElement>(
+        &mut self,
+        wide: bool,
+    ) -> Result<B, DecodeError> {
+        let b = self.packed_bytes(T::size(wide))?;
+        Ok(B::packed::<T>(b, wide))
+    }
+
+    #[inline]
+    pub(crate) fn count_elements(&mut self, at: usize, n: usize) -> Result<(), DecodeError> {
+        self.elements = self.elements.saturating_add(n);
+        if self.elements > self.options.limits.max_elements {
+            return Err(DecodeError::TooManyElements {
+                offset: at,
+                limit: self.options.limits.max_elements,
+                dialect: self.dialect,
+            });
+        }
+        Ok(())
+    }
+
+    /// The count of an Array/Dictionary/Object; capacity is bounded by what the input can hold.
+    #[inline]
+    pub(crate) fn count(&mut self, min_size: usize) -> Result<(u32, usize), DecodeError> {
+        let at = self.pos;
+        let n = self.u32()? & quirks::COUNT_MASK;
+        self.count_elements(at, n as usize)?;
+        Ok((n, (n as usize).min(self.remaining() / min_size)))
+    }
+
+    #[inline]
+    pub(crate) fn fixed<T>(
+        &mut self,
+        size: usize,
+        f: impl FnOnce(&[u8]) -> T,
+    ) -> Result<T, DecodeError> {
+        let b = self.take(size)?;
+        Ok(f(b))
+    }
+
+    /// Typed-container type data for one side (4.3+ Array, 4.4+ Dictionary).
+    pub(crate) fn element_type(
+        &mut self,
+        container_kind: u32,
+    ) -> Result<Option<ElementType>, DecodeError> {
+        Ok(match container_kind {
+            quirks::KIND_NONE => None,
+            quirks::KIND_BUILTIN => {
+                let at = self.pos;
+                let id = self.u32()?;
+                match self.dialect.kind_of(self.version, id) {
+                    Some(k) => Some(ElementType::Builtin(k)),
+                    None => {
+                        return Err(DecodeError::InvalidElementType {
+                            offset: at,
+                            tag: id,
+                            dialect: self.dialect,
+                        })
+                    }
+                }
+            }
+            quirks::KIND_CLASS_NAME => Some(ElementType::Class(self.text()?.into_owned())),
+            _ => Some(ElementType::Script(self.text()?.into_owned())),
+        })
+    }
+
+    /// The driver: reads the root, then fills the innermost open container until it is full
+    /// (and hands it to its parent) or until one of its elements opens a container of its own.
+    pub(crate) fn run<B: Build<'a>>(&mut self) -> Result<B, DecodeError> {
+        let mut root = None;
+        match self.one::<B>(|v| root = Some(v))? {
+            Some(frame) => self.finish(frame),
+            None => Ok(root.expect("a leaf was put")),
+        }
+    }
+
+    /// [`Decoder::run`] from a container that is open (its header and count read).
+    pub(crate) fn finish<B: Build<'a>>(&mut self, frame: Frame<'a, B>) -> Result<B, DecodeError> {
+        let mut stack: SmallVec<[Frame<'a, B>; INLINE_DEPTH]> = SmallVec::new();
+        let mut scratch = Scratch::<'a, B>::default();
+        stack.push(frame);
+        loop {
+            let depth = stack.len();
+            let top = stack.last_mut().expect("the stack is never empty here");
+            if let Some(child) = self.fill(top, depth, &mut scratch)? {
+                stack.push(child);
+                continue;
+            }
+            let frame = stack.pop().expect("top exists");
+            if let Frame::Dict { fill, .. } = &frame {
+                self.replaced |= fill.replaced;
+                fill.entries.close(&mut scratch);
+            }
+            let done = close(frame);
+            match stack.last_mut() {
+                Some(parent) => accept(parent, done, &mut scratch),
+                None => return Ok(done),
+            }
+        }
+    }
+
+    /// Reads elements of `frame` (at nesting `depth`) until it is full (`None`) or an element
+    /// opens a container (returned; a dictionary keeps the key read, an object the name).
+    /// Each leaf goes straight to its place (`put`), not back through a returned value: that
+    /// keeps it in registers instead of bouncing through the stack.
+    #[inline]
+    pub(crate) fn fill<B: Build<'a>>(
+        &mut self,
+        frame: &mut Frame<'a, B>,
+        depth: usize,
+        scratch: &mut Scratch<'a, B>,
+    ) -> Result<Option<Frame<'a, B>>, DecodeError> {
+        match frame {
+            Frame::Array { items, left, .. } => {
+                while *left > 0 {
+                    self.check_depth(depth)?;
+                    if let Some(child) = self.one::<B>(
+                        #[inline(always)]
+                        |v| keep::<B, _>(items, v),
+                    )? {
+                        return Ok(Some(child));
+                    }
+                    *left -= 1;
+                }
+            }
+            Frame::Dict {
+                fill, left, key, ..
+            } => {
+                while *left > 0 {
+                    if key.is_none() {
+                        self.check_depth(depth)?;
+                        if let Some(child) = self.one::<B>(
+                            #[inline(always)]
+                            |v| *key = Some(v),
+                        )? {
+                            return Ok(Some(child));
+                        }
+                    }
+                    self.check_depth(depth)?;
+                    // A value that opens a container leaves the key pending in the frame.
+                    if let Some(child) = self.one::<B>(
+                        // Inlined, so that the value goes from registers to its place.
+                        #[inline(always)]
+                        |v| {
+                            if let Some(k) = key.take() {
+                                fill.insert(scratch, k, v)
+                            }
+                        },
+                    )? {
+                        return Ok(Some(child));
+                    }
+                    *left -= 1;
+                }
+            }
+            Frame::Object {
+                props, left, name, ..
+            } => {
+                while *left > 0 {
+                    // The name is read before the depth is checked, as the engine does.
+                    if name.is_none() {
+                        *name = Some(self.string::<B>()?);
+                    }
+                    self.check_depth(depth)?;
+                    if let Some(child) = self.one::<B>(
+                        #[inline(always)]
+                        |v| {
+                            if let Some(n) = name.take() {
+                                keep::<B, _>(props, (n, v))
+                            }
+                        },
+                    )? {
+                        return Ok(Some(child));
+                    }
+                    *left -= 1;
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// The engine's "Variant is too deep" before reading a value nested `depth` deep.
+    #[inline(always)]
+    pub(crate) fn check_depth(&self, depth: usize) -> Result<(), DecodeError> {
+        if depth > self.options.limits.max_depth {
+            return Err(self.too_deep());
+        }
+        Ok(())
+    }
+
+    #[cold]
+    pub(crate) fn too_deep(&self) -> DecodeError {
+        DecodeError::TooDeep {
+            offset: self.pos,
+            limit: self.options.limits.max_depth,
+            dialect: self.dialect,
+        }
+    }
+
+    /// Reads one header and, for a leaf, the whole value, which goes to `put`; a container
+    /// comes back opened. The common leaf types are read here, inline in the driver's loop;
+    /// the rest (and containers) in [`Decoder::other`], which keeps this function small.
+    #[inline(always)]
+    pub(crate) fn one<B: Build<'a>>(
+        &mut self,
+        put: impl FnOnce(B),
+    ) -> Result<Option<Frame<'a, B>>, DecodeError> {
+        let at = self.pos;
+        let header = self.u32()?;
+        let tag = header & quirks::TYPE_MASK;
+        let (dialect, version) = (self.dialect, self.version);
+        let Some(kind) = dialect.kind_of(version, tag) else {
+            return Err(DecodeError::UnknownType {
+                offset: at,
+                tag,
+                dialect,
+                version,
+            });
+        };
+        let flag = header & FLAG_64 != 0;
+        let s = match kind {
+            Kind::Nil => Scalar::Nil,
+            Kind::Bool => Scalar::Bool(self.u32()? != 0),
+            Kind::Int => Scalar::Int(if flag {
+                self.u64()? as i64
+            } else {
+                self.u32()? as i32 as i64
+            }),
+            Kind::Float => Scalar::Float(if flag {
+                f64::from_bits(self.u64()?)
+            } else {
+                crate::layout::real_from_f32_bits(self.u32()?)
+            }),
+            Kind::String => {
+                put(B::string(self.cow_text()?));
+                return Ok(None);
+            }
+            _ => {
+                return match self.other(at, header, kind)? {
+                    Step::Value(v) => {
+                        put(v);
+                        Ok(None)
+                    }
+                    Step::Open(frame) => Ok(Some(frame)),
+                }
+            }
+        };
+        put(B::scalar(s));
+        Ok(None)
+    }
+
+    /// [`Decoder::one`] for the other types, after the header.
+    #[inline(never)]
+    pub(crate) fn other<B: Build<'a>>(
+        &mut self,
+        at: usize,
+        header: u32,
+        kind: Kind,
+    ) -> Result<Step<'a, B>, DecodeError> {
+        let tag = header & quirks::TYPE_MASK;
+        let (dialect, version) = (self.dialect, self.version);
+        let flag = header & FLAG_64 != 0;
+        let wide = flag && dialect.flag64_reals(version, kind);
+        // Fixed layouts and packed arrays of them: one generic read each (the spec's kinds).
+        let fixed = with_fixed!(kind, T => {
+            let v = self.fixed(<T as FixedLayout>::size(wide), |b| <T as FixedLayout>::read(b, wide))?;
+            Some(B::fixed(v))
+        }, _ => None);
+        if let Some(v) = fixed {
+            return Ok(Step::Value(v));
+        }
+        let packed = with_packed!(kind, T => Some(self.packed::<B, T>(wide)?), _ => None);
+        if let Some(v) = packed {
+            return Ok(Step::Value(v));
+        }
+        let s = match kind {
+            Kind::StringName => return Ok(Step::Value(B::string_name(self.cow_text()?))),
+            Kind::NodePath => return Ok(Step::Value(self.node_path::<B>()?)),
+            Kind::Rid => {
+                if dialect.has_feature(version, Feature::RidPayload) {
+                    Scalar::Rid(self.u64()?)
+                } else {
+                    Scalar::Rid(0)
+                }
+            }
+            Kind::Object => return self.object(at, header & quirks::OBJECT_AS_ID != 0),
+            Kind::Callable => Scalar::Callable,
+            Kind::Signal => {
+                let name = self.string::<B>()?;
+                let object = self.u64()?;
+                return Ok(Step::Value(B::signal(name, object)));
+            }
+            Kind::Dictionary => {
+                // No container-kind bits means no type data, whatever the version says.
+                let kinds = header & (quirks::TYPED_KEY | quirks::TYPED_VALUE);
+                let typed = if kinds != 0 && dialect.has_feature(version, Feature::TypedDictionary)
+                {
+                    let key =
+                        self.element_type(quirks::container_kind(header, quirks::TYPED_KEY))?;
+                    let value =
+                        self.element_type(quirks::container_kind(header, quirks::TYPED_VALUE))?;
+                    (key.is_some() || value.is_some())
+                        .then(|| Box::new(DictionaryType { key, value }))
+                } else {
+                    None
+                };
+                let (left, cap) = self.count(8)?;
+                return Ok(Step::Open(Frame::Dict {
+                    fill: DictFill::with_capacity(cap),
+                    left,
+                    key: None,
+                    typed,
+                }));
+            }
+            Kind::Array => {
+                let typed = if quirks::container_kind(header, quirks::TYPED_ARRAY) != 0
+                    && dialect.has_feature(version, Feature::TypedArray)
+                {
+                    self.element_type(quirks::container_kind(header, quirks::TYPED_ARRAY))?
+                        .map(|element| {
+                            Box::new(ArrayType {
+                                element,
+                                pandemonium_packed: false,
+                            })
+                        })
+                } else {
+                    None
+                };
+                let (left, cap) = self.count(4)?;
+                return Ok(Step::Open(Frame::Array {
+                    items: vec_for::<B, _>(cap),
+                    left,
+                    typed,
+                }));
+            }
+            Kind::TypedArray | Kind::PackedTypedArray => {
+                return self.pandemonium_typed_array(kind, flag)
+            }
+            Kind::PackedByteArray => {
+                let at = self.pos;
+                let raw = self.u32()?;
+                let n = raw as i32;
+                if n < 0 || n as usize > self.remaining() {
+                    return Err(self.out_of_bounds(at, raw));
+                }
+                let n = n as usize;
+                self.count_elements(at, n)?;
+                let buf: &'a [u8] = self.buf;
+                let v = &buf[self.pos..self.pos + n];
+                // The padding is counted but need not be present (decode_variant checks only
+                // `count <= len`), so `used` stops at the end of the input.
+                self.pos = (self.pos + n + quirks::pad4(n)).min(self.buf.len());
+                return Ok(Step::Value(B::byte_array(v)));
+            }
+            Kind::PackedInt32Array => return Ok(Step::Value(self.packed::<B, i32>(wide)?)),
+            Kind::PackedInt64Array => return Ok(Step::Value(self.packed::<B, i64>(wide)?)),
+            Kind::PackedFloat32Array => return Ok(Step::Value(self.packed::<B, f32>(wide)?)),
+            Kind::PackedFloat64Array => return Ok(Step::Value(self.packed::<B, f64>(wide)?)),
+            Kind::PackedStringArray => {
+                let at = self.pos;
+                let n = self.u32()? as i32;
+                // A negative count is an empty array, not an error (the decoder never checks it).
+                let n = n.max(0) as usize;
+                self.count_elements(at, n)?;
+                let mut v = vec_for::<B, _>(n.min(self.remaining() / 4));
+                for _ in 0..n {
+                    let s = self.string::<B>()?;
+                    keep::<B, _>(&mut v, s);
+                }
+                return Ok(Step::Value(B::string_array(v)));
+            }
+            // Nil, Bool, Int, Float, String and Vector2 are read in `one`; nothing else is left.
+            _ => {
+                return Err(DecodeError::UnknownType {
+                    offset: at,
+                    tag,
+                    dialect,
+                    version,
+                })
+            }
+        };
+        Ok(Step::Value(B::scalar(s)))
+    }
+
+    pub(crate) fn node_path<B: Build<'a>>(&mut self) -> Result<B, DecodeError> {
+        let at = self.pos;
+        let first = self.u32()?;
+        if first & quirks::NODEPATH_NEW_FORMAT == 0 {
+            return Err(DecodeError::OldNodePath {
+                offset: at,
+                dialect: self.dialect,
+            });
+        }
+        let names = (first & !quirks::NODEPATH_NEW_FORMAT) as usize;
+        let mut subnames = self.u32()? as usize;
+        let flags = self.u32()?;
+        if flags & quirks::NODEPATH_OBSOLETE_PROPERTY != 0 {
+            subnames += 1;
+        }
+        // Each string needs at least its 4-byte length.
+        let total = names.saturating_add(subnames);
+        if total > self.remaining() / 4 {
+            return Err(self.out_of_bounds(at, first));
+        }
+        self.count_elements(at, total)?;
+        let mut name_list = vec_for::<B, _>(names);
+        for _ in 0..names {
+            let s = self.string::<B>()?;
+            keep::<B, _>(&mut name_list, s);
+        }
+        let mut subname_list = vec_for::<B, _>(subnames);
+        for _ in 0..subnames {
+            let s = self.string::<B>()?;
+            keep::<B, _>(&mut subname_list, s);
+        }
+        Ok(B::node_path(
+            name_list,
+            subname_list,
+            flags & quirks::NODEPATH_ABSOLUTE != 0,
+        ))
+    }
+
+    pub(crate) fn object<B: Build<'a>>(
+        &mut self,
+        at: usize,
+        as_id: bool,
+    ) -> Result<Step<'a, B>, DecodeError> {
+        if as_id {
+            let id = self.u64()?;
+            return Ok(Step::Value(B::scalar(if id == 0 {
+                Scalar::ObjectNull
+            } else {
+                Scalar::ObjectId(id)
+            })));
+        }
+        // ERR_UNAUTHORIZED is checked before anything of the object is read.
+        if !self.options.allow_objects {
+            return Err(DecodeError::ObjectNotAllowed {
+                offset: at,
+                dialect: self.dialect,
+            });
+        }
+        let class = self.text()?;
+        if class.is_empty() {
+            return Ok(Step::Value(B::scalar(Scalar::ObjectNull)));
+        }
+        let (left, cap) = self.count(8)?;
+        Ok(Step::Open(Frame::Object {
+            class: B::text(class),
+            props: vec_for::<B, _>(cap),
+            left,
+            name: None,
+        }))
+    }
+
+    /// Pandemonium 5's TYPED_ARRAY / PACKED_TYPED_ARRAY: element type, optional class name
+    /// (a whole StringName value), count, elements.
+    pub(crate) fn pandemonium_typed_array<B: Build<'a>>(
+        &mut self,
+        kind: Kind,
+        as_id: bool,
+    ) -> Result<Step<'a, B>, DecodeError> {
+        let at = self.pos;
+        let id = self.u32()? & quirks::COUNT_MASK;
+        let Some(element_kind) = self.dialect.kind_of(self.version, id) else {
+            return Err(DecodeError::InvalidElementType {
+                offset: at,
+                tag: id,
+                dialect: self.dialect,
+            });
+        };
+        let element = if element_kind == Kind::Object && !as_id {
+            let h = self.pos;
+            let header = self.u32()?;
+            if self
+                .dialect
+                .kind_of(self.version, header & quirks::TYPE_MASK)
+                != Some(Kind::StringName)
+            {
+                return Err(DecodeError::InvalidElementType {
+                    offset: h,
+                    tag: header & quirks::TYPE_MASK,
+                    dialect: self.dialect,
+                });
+            }
+            ElementType::Class(self.text()?.into_owned())
+        } else {
+            ElementType::Builtin(element_kind)
+        };
+        let (left, cap) = self.count(4)?;
+        let typed = Some(Box::new(ArrayType {
+            element,
+            pandemonium_packed: kind == Kind::PackedTypedArray,
+        }));
+        Ok(Step::Open(Frame::Array {
+            items: vec_for::<B, _>(cap),
+            left,
+            typed,
+        }))
+    }
+}
+
+/// Whether the first `n` bytes of `padded` (a string and its padding to 4) are all in
+/// `0x01..=0x7F`. Four bytes at a time, padding included but forced to `0x01`: `x - 0x01…01`
+/// sets a byte's top bit when the lowest zero byte borrows, and `x` sets it for bytes >= 0x80;
+/// a borrow can also flag a later byte, which only sends the string down the careful path.
+#[inline(always)]
+pub(crate) fn ascii_without_nul(padded: &[u8], n: usize) -> bool {
+    const ONES: u32 = 0x0101_0101;
+    const HIGH: u32 = 0x8080_8080;
+    let word = |at: usize| {
+        let mut w = [0u8; 4];
+        w.copy_from_slice(&padded[at..at + 4]);
+        u32::from_le_bytes(w)
+    };
+    let full = n / 4;
+    let mut flags = 0u32;
+    for i in 0..full {
+        let x = word(4 * i);
+        flags |= (x.wrapping_sub(ONES) | x) & HIGH;
+    }
+    let rem = n % 4;
+    if rem != 0 {
+        // The last word: its top `4 - rem` bytes are padding, read as 0x01.
+        let keep = u32::MAX >> (8 * (4 - rem));
+        let x = (word(4 * full) & keep) | (ONES & !keep);
+        flags |= (x.wrapping_sub(ONES) | x) & HIGH;
+    }
+    flags == 0
+}
