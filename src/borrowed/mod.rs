@@ -14,7 +14,7 @@ use crate::decode::{drive, int_key_bit, text_key_bit, Build, Scalar, OTHER_KEY_B
 use crate::dialect::Dialect;
 use crate::error::DecodeError;
 use crate::layout::FixedLayout;
-use crate::packed::{PackedElement, PackedRef};
+pub use crate::packed::{PackedElement, PackedRef};
 use crate::variant::key::{self, hash_key_real, hash_variant_key};
 use crate::variant::*;
 pub(crate) use shallow::{decode_at, is_container, read_shallow, validate, Ctx, Shallow};
