@@ -13,7 +13,7 @@ use crate::layout::{
     read_f32_bits, read_i32, read_real, real_from_f32_bits, real_to_f32_bits, write_f32,
     write_i32, write_real, Component, FixedLayout, PackedLayout, Scalar,
 };
-use crate::borrowed::PackedRef;
+use crate::packed::PackedRef;
 /// A 2D vector of reals.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Vector2 {

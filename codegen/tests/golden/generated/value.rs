@@ -10,9 +10,8 @@ use crate::generated::kinds::Kind;
 use crate::generated::math::*;
 use crate::layout::{FixedLayout, FixedValue, PackedLayout, PackedValue};
 use crate::variant::{Array, Dictionary, GString, NodePath, Object, Signal, StringName};
-use crate::borrowed::{
-    ArrayRef, DictionaryRef, NodePathRef, ObjectRef, PackedRef, SignalRef,
-};
+use crate::borrowed::{ArrayRef, DictionaryRef, NodePathRef, ObjectRef, SignalRef};
+use crate::packed::PackedRef;
 /// A Godot value.
 ///
 /// Names follow Godot 4 (`Float`, `Quaternion`, `Transform3D`, `Packed*Array`); Godot 3's
