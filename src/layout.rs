@@ -188,6 +188,25 @@ pub trait PackedLayout: FixedLayout {
     fn pack_ref(v: crate::packed::PackedRef<'_, Self>) -> crate::VariantRef<'_>;
 }
 
+/// Calls `f` with the real components among those `visit` gives (`comps` repeating for the
+/// elements of a packed array).
+fn reals_of(
+    comps: &[Component],
+    visit: &mut dyn FnMut(&mut dyn FnMut(f64)),
+    f: &mut dyn FnMut(f64),
+) {
+    let mut i = 0;
+    visit(&mut |x| {
+        if comps
+            .get(i % comps.len().max(1))
+            .is_some_and(|c| c.scalar == Scalar::Real)
+        {
+            f(x)
+        }
+        i += 1;
+    });
+}
+
 /// A fixed-layout value seen without its type: what generic code (text, JSON, equality) uses.
 pub trait FixedValue {
     /// Its kind.
@@ -202,16 +221,7 @@ pub trait FixedValue {
     fn write(&self, wide: bool, out: &mut Vec<u8>);
     /// Calls `f` with each real component (not integers, not `Color`'s `f32`s), in order.
     fn visit_reals(&self, f: &mut dyn FnMut(f64)) {
-        let c = self.components();
-        let mut i = 0;
-        self.visit(&mut |x| {
-            if c.get(i % c.len().max(1))
-                .is_some_and(|c| c.scalar == Scalar::Real)
-            {
-                f(x)
-            }
-            i += 1;
-        });
+        reals_of(self.components(), &mut |g| self.visit(g), f)
     }
     /// The components as a vector.
     fn values(&self) -> Vec<f64> {
@@ -265,16 +275,7 @@ pub trait PackedValue {
     fn write(&self, wide: bool, out: &mut Vec<u8>);
     /// Calls `f` with each real component (not integers, not `Color`'s `f32`s), in order.
     fn visit_reals(&self, f: &mut dyn FnMut(f64)) {
-        let c = self.components();
-        let mut i = 0;
-        self.visit(&mut |x| {
-            if c.get(i % c.len().max(1))
-                .is_some_and(|c| c.scalar == Scalar::Real)
-            {
-                f(x)
-            }
-            i += 1;
-        });
+        reals_of(self.components(), &mut |g| self.visit(g), f)
     }
     /// Every component as a vector.
     fn values(&self) -> Vec<f64> {
