@@ -270,13 +270,22 @@ impl Walker<'_> {
         }
     }
 
-    /// The spec's description of the field called `name` of `kind`, if it has one.
+    /// The spec's description of the field called `name` of `kind`. A name the spec does not
+    /// have (a field renamed in the YAML) fails every debug build and so the test suite,
+    /// rather than leaving the description silently empty.
     fn describe(&self, kind: Kind, name: &str) -> String {
-        self.fields(kind, false)
+        let fields = self.fields(kind, false);
+        // A top-level field, or one of a repetition's (a NodePath name's `length`).
+        let found = fields
             .iter()
-            .find(|f| f.name == name)
-            .map(|f| f.description.to_string())
-            .unwrap_or_default()
+            .chain(fields.iter().flat_map(|f| f.element))
+            .find(|f| f.name == name);
+        debug_assert!(
+            found.is_some() || fields.is_empty(),
+            "explain asks for field `{name}` of {kind:?}, which the {} spec does not have",
+            self.dialect
+        );
+        found.map(|f| f.description.to_string()).unwrap_or_default()
     }
 
     /// One value at `at`, inside the frame at `frame_at`; returns its end.

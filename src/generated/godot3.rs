@@ -139,6 +139,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "0 for False, 1 for True (decoder: any non-zero is True)",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -154,6 +155,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "32-bit signed integer (64-bit when FLAG_64)",
+                element: &[],
             },
         ],
         wide_fields: &[
@@ -163,6 +165,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "i64",
                 description: "32-bit signed integer (64-bit when FLAG_64)",
+                element: &[],
             },
         ],
     },
@@ -177,6 +180,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "f32",
                 description: "IEEE 754 single-precision float (double-precision when FLAG_64)",
+                element: &[],
             },
         ],
         wide_fields: &[
@@ -186,6 +190,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "f64",
                 description: "IEEE 754 single-precision float (double-precision when FLAG_64)",
+                element: &[],
             },
         ],
     },
@@ -200,6 +205,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "String length (in bytes)",
+                element: &[],
             },
             FieldInfo {
                 name: "data",
@@ -207,6 +213,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "utf8",
                 description: "UTF-8 encoded string",
+                element: &[],
             },
             FieldInfo {
                 name: "pad",
@@ -214,6 +221,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "padding",
                 description: "Zero padding to a multiple of 4",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -229,6 +237,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "y",
@@ -236,6 +245,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Y coordinate",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -251,6 +261,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "position.y",
@@ -258,6 +269,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Y coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "size.x",
@@ -265,6 +277,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "X size",
+                element: &[],
             },
             FieldInfo {
                 name: "size.y",
@@ -272,6 +285,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Y size",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -287,6 +301,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "y",
@@ -294,6 +309,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Y coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "z",
@@ -301,6 +317,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Z coordinate",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -316,6 +333,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "The X component of the X axis (column 0), [0][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "x.y",
@@ -323,6 +341,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "The Y component of the X axis (column 0), [0][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "y.x",
@@ -330,6 +349,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "The X component of the Y axis (column 1), [1][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "y.y",
@@ -337,6 +357,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "The Y component of the Y axis (column 1), [1][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "origin.x",
@@ -344,6 +365,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "The X component of the origin (column 2), [2][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "origin.y",
@@ -351,6 +373,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "The Y component of the origin (column 2), [2][1]",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -366,6 +389,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Normal X",
+                element: &[],
             },
             FieldInfo {
                 name: "normal.y",
@@ -373,6 +397,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Normal Y",
+                element: &[],
             },
             FieldInfo {
                 name: "normal.z",
@@ -380,6 +405,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Normal Z",
+                element: &[],
             },
             FieldInfo {
                 name: "d",
@@ -387,6 +413,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Distance",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -402,6 +429,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Imaginary X",
+                element: &[],
             },
             FieldInfo {
                 name: "y",
@@ -409,6 +437,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Imaginary Y",
+                element: &[],
             },
             FieldInfo {
                 name: "z",
@@ -416,6 +445,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Imaginary Z",
+                element: &[],
             },
             FieldInfo {
                 name: "w",
@@ -423,6 +453,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Real W",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -438,6 +469,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "position.y",
@@ -445,6 +477,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Y coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "position.z",
@@ -452,6 +485,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Z coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "size.x",
@@ -459,6 +493,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "X size",
+                element: &[],
             },
             FieldInfo {
                 name: "size.y",
@@ -466,6 +501,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Y size",
+                element: &[],
             },
             FieldInfo {
                 name: "size.z",
@@ -473,6 +509,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Z size",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -488,6 +525,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 0, column 0: rows[0][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[0].y",
@@ -495,6 +533,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 0, column 1: rows[0][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[0].z",
@@ -502,6 +541,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 0, column 2: rows[0][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[1].x",
@@ -509,6 +549,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 1, column 0: rows[1][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[1].y",
@@ -516,6 +557,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 1, column 1: rows[1][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[1].z",
@@ -523,6 +565,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 1, column 2: rows[1][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[2].x",
@@ -530,6 +573,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 2, column 0: rows[2][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[2].y",
@@ -537,6 +581,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 2, column 1: rows[2][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[2].z",
@@ -544,6 +589,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 2, column 2: rows[2][2]",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -559,6 +605,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 0, column 0: basis.rows[0][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[0].y",
@@ -566,6 +613,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 0, column 1: basis.rows[0][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[0].z",
@@ -573,6 +621,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 0, column 2: basis.rows[0][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[1].x",
@@ -580,6 +629,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 1, column 0: basis.rows[1][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[1].y",
@@ -587,6 +637,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 1, column 1: basis.rows[1][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[1].z",
@@ -594,6 +645,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 1, column 2: basis.rows[1][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[2].x",
@@ -601,6 +653,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 2, column 0: basis.rows[2][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[2].y",
@@ -608,6 +661,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 2, column 1: basis.rows[2][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[2].z",
@@ -615,6 +669,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 2, column 2: basis.rows[2][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "origin.x",
@@ -622,6 +677,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Origin X",
+                element: &[],
             },
             FieldInfo {
                 name: "origin.y",
@@ -629,6 +685,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Origin Y",
+                element: &[],
             },
             FieldInfo {
                 name: "origin.z",
@@ -636,6 +693,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Origin Z",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -651,6 +709,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "f32",
                 description: "Red (typically 0..1, can be above 1 for overbright colors)",
+                element: &[],
             },
             FieldInfo {
                 name: "g",
@@ -658,6 +717,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "f32",
                 description: "Green (typically 0..1, can be above 1 for overbright colors)",
+                element: &[],
             },
             FieldInfo {
                 name: "b",
@@ -665,6 +725,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "f32",
                 description: "Blue (typically 0..1, can be above 1 for overbright colors)",
+                element: &[],
             },
             FieldInfo {
                 name: "a",
@@ -672,6 +733,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "f32",
                 description: "Alpha (0..1)",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -687,6 +749,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Name count | 0x80000000 (bit 31 marks the new format and is required)",
+                element: &[],
             },
             FieldInfo {
                 name: "subname_count",
@@ -694,6 +757,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Sub-name count",
+                element: &[],
             },
             FieldInfo {
                 name: "flags",
@@ -701,6 +765,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Flags: bit 0 absolute; bit 1 (obsolete, never written) adds one subname",
+                element: &[],
             },
             FieldInfo {
                 name: "names",
@@ -708,6 +773,32 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "Names, then sub-names, each a padded string",
+                element: &[
+                    FieldInfo {
+                        name: "length",
+                        offset: 0,
+                        len: 4,
+                        ty: "u32",
+                        description: "String length",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "data",
+                        offset: 4,
+                        len: FieldInfo::VARIABLE,
+                        ty: "utf8",
+                        description: "UTF-8 encoded string",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "pad",
+                        offset: FieldInfo::VARIABLE,
+                        len: FieldInfo::VARIABLE,
+                        ty: "padding",
+                        description: "Padding to a multiple of 4; left uninitialised by the encoder",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -730,6 +821,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "u64",
                 description: "The Object instance ID (full_objects = false)",
+                element: &[],
             },
             FieldInfo {
                 name: "class_name_length",
@@ -737,6 +829,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Class name (String length)",
+                element: &[],
             },
             FieldInfo {
                 name: "class_name",
@@ -744,6 +837,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "utf8",
                 description: "Class name (UTF-8 encoded string)",
+                element: &[],
             },
             FieldInfo {
                 name: "class_name_pad",
@@ -751,6 +845,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "padding",
                 description: "Zero padding to a multiple of 4",
+                element: &[],
             },
             FieldInfo {
                 name: "property_count",
@@ -758,6 +853,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "The number of properties that are serialized",
+                element: &[],
             },
             FieldInfo {
                 name: "properties",
@@ -765,6 +861,40 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "Each property with PROPERTY_USAGE_STORAGE, in get_property_list() order",
+                element: &[
+                    FieldInfo {
+                        name: "name_length",
+                        offset: 0,
+                        len: 4,
+                        ty: "u32",
+                        description: "Property name (String length)",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "name",
+                        offset: 4,
+                        len: FieldInfo::VARIABLE,
+                        ty: "utf8",
+                        description: "Property name (UTF-8 encoded string)",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "name_pad",
+                        offset: FieldInfo::VARIABLE,
+                        len: FieldInfo::VARIABLE,
+                        ty: "padding",
+                        description: "Zero padding to a multiple of 4",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "value",
+                        offset: FieldInfo::VARIABLE,
+                        len: FieldInfo::VARIABLE,
+                        ty: "variant",
+                        description: "Property value, using this same format",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -780,6 +910,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "val&0x7FFFFFFF = elements (bit 31, once `shared`, is ignored)",
+                element: &[],
             },
             FieldInfo {
                 name: "pairs",
@@ -787,6 +918,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "variant",
                 description: "count pairs of key and value, each in this same format",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -802,6 +934,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "val&0x7FFFFFFF = elements (bit 31, once `shared`, is ignored)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -809,6 +942,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "variant",
                 description: "count values, each in this same format",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -824,6 +958,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (Bytes)",
+                element: &[],
             },
             FieldInfo {
                 name: "data",
@@ -831,6 +966,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "bytes",
                 description: "Byte (0..255)",
+                element: &[],
             },
             FieldInfo {
                 name: "pad",
@@ -838,6 +974,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "padding",
                 description: "Zero padding to a multiple of 4 (the decoder does not require it)",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -853,6 +990,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (elements)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -860,6 +998,16 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "The elements, one after the other",
+                element: &[
+                    FieldInfo {
+                        name: "value",
+                        offset: 0,
+                        len: 4,
+                        ty: "i32",
+                        description: "32-bit signed integer",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -875,6 +1023,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (elements)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -882,6 +1031,16 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "The elements, one after the other",
+                element: &[
+                    FieldInfo {
+                        name: "value",
+                        offset: 0,
+                        len: 4,
+                        ty: "f32",
+                        description: "32-bit IEEE 754 single-precision float",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -897,6 +1056,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (Strings)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -904,6 +1064,32 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "For each String, a padded string",
+                element: &[
+                    FieldInfo {
+                        name: "length",
+                        offset: 0,
+                        len: 4,
+                        ty: "u32",
+                        description: "String length, counting the trailing NUL the encoder appends",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "data",
+                        offset: 4,
+                        len: FieldInfo::VARIABLE,
+                        ty: "utf8",
+                        description: "UTF-8 encoded string and a NUL byte",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "pad",
+                        offset: FieldInfo::VARIABLE,
+                        len: FieldInfo::VARIABLE,
+                        ty: "padding",
+                        description: "Zero padding to a multiple of 4",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -919,6 +1105,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (elements)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -926,6 +1113,24 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "The elements, one after the other",
+                element: &[
+                    FieldInfo {
+                        name: "x",
+                        offset: 0,
+                        len: 4,
+                        ty: "real",
+                        description: "X coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "y",
+                        offset: 4,
+                        len: 4,
+                        ty: "real",
+                        description: "Y coordinate",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -941,6 +1146,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (elements)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -948,6 +1154,32 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "The elements, one after the other",
+                element: &[
+                    FieldInfo {
+                        name: "x",
+                        offset: 0,
+                        len: 4,
+                        ty: "real",
+                        description: "X coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "y",
+                        offset: 4,
+                        len: 4,
+                        ty: "real",
+                        description: "Y coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "z",
+                        offset: 8,
+                        len: 4,
+                        ty: "real",
+                        description: "Z coordinate",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -963,6 +1195,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (elements)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -970,6 +1203,40 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "The elements, one after the other",
+                element: &[
+                    FieldInfo {
+                        name: "r",
+                        offset: 0,
+                        len: 4,
+                        ty: "f32",
+                        description: "Red (typically 0..1, can be above 1 for overbright colors)",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "g",
+                        offset: 4,
+                        len: 4,
+                        ty: "f32",
+                        description: "Green (typically 0..1, can be above 1 for overbright colors)",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "b",
+                        offset: 8,
+                        len: 4,
+                        ty: "f32",
+                        description: "Blue (typically 0..1, can be above 1 for overbright colors)",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "a",
+                        offset: 12,
+                        len: 4,
+                        ty: "f32",
+                        description: "Alpha (0..1)",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],

@@ -265,6 +265,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "0 for False, 1 for True (decoder: any non-zero is True)",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -280,6 +281,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "32-bit signed integer (64-bit when FLAG_64)",
+                element: &[],
             },
         ],
         wide_fields: &[
@@ -289,6 +291,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "i64",
                 description: "32-bit signed integer (64-bit when FLAG_64)",
+                element: &[],
             },
         ],
     },
@@ -303,6 +306,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "f32",
                 description: "IEEE 754 single-precision float (double-precision when FLAG_64)",
+                element: &[],
             },
         ],
         wide_fields: &[
@@ -312,6 +316,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "f64",
                 description: "IEEE 754 single-precision float (double-precision when FLAG_64)",
+                element: &[],
             },
         ],
     },
@@ -326,6 +331,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "String length (in bytes)",
+                element: &[],
             },
             FieldInfo {
                 name: "data",
@@ -333,6 +339,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "utf8",
                 description: "UTF-8 encoded string",
+                element: &[],
             },
             FieldInfo {
                 name: "pad",
@@ -340,6 +347,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "padding",
                 description: "Zero padding to a multiple of 4",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -355,6 +363,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "y",
@@ -362,6 +371,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Y coordinate",
+                element: &[],
             },
         ],
         wide_fields: &[
@@ -371,6 +381,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "y",
@@ -378,6 +389,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Y coordinate",
+                element: &[],
             },
         ],
     },
@@ -392,6 +404,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "y",
@@ -399,6 +412,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "Y coordinate",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -414,6 +428,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "position.y",
@@ -421,6 +436,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Y coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "size.x",
@@ -428,6 +444,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "X size",
+                element: &[],
             },
             FieldInfo {
                 name: "size.y",
@@ -435,6 +452,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Y size",
+                element: &[],
             },
         ],
         wide_fields: &[
@@ -444,6 +462,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "position.y",
@@ -451,6 +470,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Y coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "size.x",
@@ -458,6 +478,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "X size",
+                element: &[],
             },
             FieldInfo {
                 name: "size.y",
@@ -465,6 +486,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Y size",
+                element: &[],
             },
         ],
     },
@@ -479,6 +501,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "position.y",
@@ -486,6 +509,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "Y coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "size.x",
@@ -493,6 +517,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "X size",
+                element: &[],
             },
             FieldInfo {
                 name: "size.y",
@@ -500,6 +525,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "Y size",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -515,6 +541,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "y",
@@ -522,6 +549,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Y coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "z",
@@ -529,6 +557,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Z coordinate",
+                element: &[],
             },
         ],
         wide_fields: &[
@@ -538,6 +567,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "y",
@@ -545,6 +575,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Y coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "z",
@@ -552,6 +583,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Z coordinate",
+                element: &[],
             },
         ],
     },
@@ -566,6 +598,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "y",
@@ -573,6 +606,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "Y coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "z",
@@ -580,6 +614,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "Z coordinate",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -595,6 +630,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "The X component of the X axis (column 0), [0][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "x.y",
@@ -602,6 +638,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "The Y component of the X axis (column 0), [0][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "y.x",
@@ -609,6 +646,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "The X component of the Y axis (column 1), [1][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "y.y",
@@ -616,6 +654,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "The Y component of the Y axis (column 1), [1][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "origin.x",
@@ -623,6 +662,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "The X component of the origin (column 2), [2][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "origin.y",
@@ -630,6 +670,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "The Y component of the origin (column 2), [2][1]",
+                element: &[],
             },
         ],
         wide_fields: &[
@@ -639,6 +680,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "The X component of the X axis (column 0), [0][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "x.y",
@@ -646,6 +688,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "The Y component of the X axis (column 0), [0][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "y.x",
@@ -653,6 +696,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "The X component of the Y axis (column 1), [1][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "y.y",
@@ -660,6 +704,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "The Y component of the Y axis (column 1), [1][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "origin.x",
@@ -667,6 +712,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "The X component of the origin (column 2), [2][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "origin.y",
@@ -674,6 +720,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "The Y component of the origin (column 2), [2][1]",
+                element: &[],
             },
         ],
     },
@@ -688,6 +735,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "y",
@@ -695,6 +743,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Y coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "z",
@@ -702,6 +751,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Z coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "w",
@@ -709,6 +759,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "W coordinate",
+                element: &[],
             },
         ],
         wide_fields: &[
@@ -718,6 +769,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "y",
@@ -725,6 +777,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Y coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "z",
@@ -732,6 +785,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Z coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "w",
@@ -739,6 +793,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "W coordinate",
+                element: &[],
             },
         ],
     },
@@ -753,6 +808,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "y",
@@ -760,6 +816,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "Y coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "z",
@@ -767,6 +824,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "Z coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "w",
@@ -774,6 +832,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "W coordinate",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -789,6 +848,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Normal X",
+                element: &[],
             },
             FieldInfo {
                 name: "normal.y",
@@ -796,6 +856,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Normal Y",
+                element: &[],
             },
             FieldInfo {
                 name: "normal.z",
@@ -803,6 +864,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Normal Z",
+                element: &[],
             },
             FieldInfo {
                 name: "d",
@@ -810,6 +872,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Distance",
+                element: &[],
             },
         ],
         wide_fields: &[
@@ -819,6 +882,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Normal X",
+                element: &[],
             },
             FieldInfo {
                 name: "normal.y",
@@ -826,6 +890,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Normal Y",
+                element: &[],
             },
             FieldInfo {
                 name: "normal.z",
@@ -833,6 +898,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Normal Z",
+                element: &[],
             },
             FieldInfo {
                 name: "d",
@@ -840,6 +906,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Distance",
+                element: &[],
             },
         ],
     },
@@ -854,6 +921,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Imaginary X",
+                element: &[],
             },
             FieldInfo {
                 name: "y",
@@ -861,6 +929,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Imaginary Y",
+                element: &[],
             },
             FieldInfo {
                 name: "z",
@@ -868,6 +937,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Imaginary Z",
+                element: &[],
             },
             FieldInfo {
                 name: "w",
@@ -875,6 +945,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Real W",
+                element: &[],
             },
         ],
         wide_fields: &[
@@ -884,6 +955,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Imaginary X",
+                element: &[],
             },
             FieldInfo {
                 name: "y",
@@ -891,6 +963,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Imaginary Y",
+                element: &[],
             },
             FieldInfo {
                 name: "z",
@@ -898,6 +971,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Imaginary Z",
+                element: &[],
             },
             FieldInfo {
                 name: "w",
@@ -905,6 +979,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Real W",
+                element: &[],
             },
         ],
     },
@@ -919,6 +994,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "position.y",
@@ -926,6 +1002,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Y coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "position.z",
@@ -933,6 +1010,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Z coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "size.x",
@@ -940,6 +1018,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "X size",
+                element: &[],
             },
             FieldInfo {
                 name: "size.y",
@@ -947,6 +1026,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Y size",
+                element: &[],
             },
             FieldInfo {
                 name: "size.z",
@@ -954,6 +1034,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Z size",
+                element: &[],
             },
         ],
         wide_fields: &[
@@ -963,6 +1044,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "position.y",
@@ -970,6 +1052,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Y coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "position.z",
@@ -977,6 +1060,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Z coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "size.x",
@@ -984,6 +1068,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "X size",
+                element: &[],
             },
             FieldInfo {
                 name: "size.y",
@@ -991,6 +1076,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Y size",
+                element: &[],
             },
             FieldInfo {
                 name: "size.z",
@@ -998,6 +1084,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Z size",
+                element: &[],
             },
         ],
     },
@@ -1012,6 +1099,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 0, column 0: rows[0][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[0].y",
@@ -1019,6 +1107,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 0, column 1: rows[0][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[0].z",
@@ -1026,6 +1115,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 0, column 2: rows[0][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[1].x",
@@ -1033,6 +1123,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 1, column 0: rows[1][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[1].y",
@@ -1040,6 +1131,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 1, column 1: rows[1][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[1].z",
@@ -1047,6 +1139,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 1, column 2: rows[1][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[2].x",
@@ -1054,6 +1147,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 2, column 0: rows[2][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[2].y",
@@ -1061,6 +1155,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 2, column 1: rows[2][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[2].z",
@@ -1068,6 +1163,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 2, column 2: rows[2][2]",
+                element: &[],
             },
         ],
         wide_fields: &[
@@ -1077,6 +1173,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Row 0, column 0: rows[0][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[0].y",
@@ -1084,6 +1181,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Row 0, column 1: rows[0][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[0].z",
@@ -1091,6 +1189,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Row 0, column 2: rows[0][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[1].x",
@@ -1098,6 +1197,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Row 1, column 0: rows[1][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[1].y",
@@ -1105,6 +1205,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Row 1, column 1: rows[1][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[1].z",
@@ -1112,6 +1213,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Row 1, column 2: rows[1][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[2].x",
@@ -1119,6 +1221,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Row 2, column 0: rows[2][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[2].y",
@@ -1126,6 +1229,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Row 2, column 1: rows[2][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[2].z",
@@ -1133,6 +1237,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Row 2, column 2: rows[2][2]",
+                element: &[],
             },
         ],
     },
@@ -1147,6 +1252,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 0, column 0: basis.rows[0][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[0].y",
@@ -1154,6 +1260,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 0, column 1: basis.rows[0][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[0].z",
@@ -1161,6 +1268,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 0, column 2: basis.rows[0][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[1].x",
@@ -1168,6 +1276,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 1, column 0: basis.rows[1][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[1].y",
@@ -1175,6 +1284,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 1, column 1: basis.rows[1][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[1].z",
@@ -1182,6 +1292,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 1, column 2: basis.rows[1][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[2].x",
@@ -1189,6 +1300,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 2, column 0: basis.rows[2][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[2].y",
@@ -1196,6 +1308,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 2, column 1: basis.rows[2][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[2].z",
@@ -1203,6 +1316,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 2, column 2: basis.rows[2][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "origin.x",
@@ -1210,6 +1324,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Origin X",
+                element: &[],
             },
             FieldInfo {
                 name: "origin.y",
@@ -1217,6 +1332,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Origin Y",
+                element: &[],
             },
             FieldInfo {
                 name: "origin.z",
@@ -1224,6 +1340,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Origin Z",
+                element: &[],
             },
         ],
         wide_fields: &[
@@ -1233,6 +1350,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Basis row 0, column 0: basis.rows[0][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[0].y",
@@ -1240,6 +1358,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Basis row 0, column 1: basis.rows[0][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[0].z",
@@ -1247,6 +1366,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Basis row 0, column 2: basis.rows[0][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[1].x",
@@ -1254,6 +1374,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Basis row 1, column 0: basis.rows[1][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[1].y",
@@ -1261,6 +1382,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Basis row 1, column 1: basis.rows[1][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[1].z",
@@ -1268,6 +1390,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Basis row 1, column 2: basis.rows[1][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[2].x",
@@ -1275,6 +1398,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Basis row 2, column 0: basis.rows[2][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[2].y",
@@ -1282,6 +1406,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Basis row 2, column 1: basis.rows[2][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[2].z",
@@ -1289,6 +1414,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Basis row 2, column 2: basis.rows[2][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "origin.x",
@@ -1296,6 +1422,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Origin X",
+                element: &[],
             },
             FieldInfo {
                 name: "origin.y",
@@ -1303,6 +1430,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Origin Y",
+                element: &[],
             },
             FieldInfo {
                 name: "origin.z",
@@ -1310,6 +1438,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Origin Z",
+                element: &[],
             },
         ],
     },
@@ -1324,6 +1453,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 0, row 0: columns[0][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[0].y",
@@ -1331,6 +1461,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 0, row 1: columns[0][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[0].z",
@@ -1338,6 +1469,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 0, row 2: columns[0][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[0].w",
@@ -1345,6 +1477,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 0, row 3: columns[0][3]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[1].x",
@@ -1352,6 +1485,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 1, row 0: columns[1][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[1].y",
@@ -1359,6 +1493,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 1, row 1: columns[1][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[1].z",
@@ -1366,6 +1501,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 1, row 2: columns[1][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[1].w",
@@ -1373,6 +1509,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 1, row 3: columns[1][3]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[2].x",
@@ -1380,6 +1517,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 2, row 0: columns[2][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[2].y",
@@ -1387,6 +1525,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 2, row 1: columns[2][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[2].z",
@@ -1394,6 +1533,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 2, row 2: columns[2][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[2].w",
@@ -1401,6 +1541,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 2, row 3: columns[2][3]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[3].x",
@@ -1408,6 +1549,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 3, row 0: columns[3][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[3].y",
@@ -1415,6 +1557,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 3, row 1: columns[3][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[3].z",
@@ -1422,6 +1565,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 3, row 2: columns[3][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[3].w",
@@ -1429,6 +1573,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 3, row 3: columns[3][3]",
+                element: &[],
             },
         ],
         wide_fields: &[
@@ -1438,6 +1583,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Column 0, row 0: columns[0][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[0].y",
@@ -1445,6 +1591,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Column 0, row 1: columns[0][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[0].z",
@@ -1452,6 +1599,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Column 0, row 2: columns[0][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[0].w",
@@ -1459,6 +1607,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Column 0, row 3: columns[0][3]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[1].x",
@@ -1466,6 +1615,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Column 1, row 0: columns[1][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[1].y",
@@ -1473,6 +1623,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Column 1, row 1: columns[1][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[1].z",
@@ -1480,6 +1631,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Column 1, row 2: columns[1][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[1].w",
@@ -1487,6 +1639,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Column 1, row 3: columns[1][3]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[2].x",
@@ -1494,6 +1647,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Column 2, row 0: columns[2][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[2].y",
@@ -1501,6 +1655,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Column 2, row 1: columns[2][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[2].z",
@@ -1508,6 +1663,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Column 2, row 2: columns[2][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[2].w",
@@ -1515,6 +1671,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Column 2, row 3: columns[2][3]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[3].x",
@@ -1522,6 +1679,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Column 3, row 0: columns[3][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[3].y",
@@ -1529,6 +1687,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Column 3, row 1: columns[3][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[3].z",
@@ -1536,6 +1695,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Column 3, row 2: columns[3][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[3].w",
@@ -1543,6 +1703,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Column 3, row 3: columns[3][3]",
+                element: &[],
             },
         ],
     },
@@ -1557,6 +1718,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "f32",
                 description: "Red (typically 0..1, can be above 1 for overbright colors)",
+                element: &[],
             },
             FieldInfo {
                 name: "g",
@@ -1564,6 +1726,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "f32",
                 description: "Green (typically 0..1, can be above 1 for overbright colors)",
+                element: &[],
             },
             FieldInfo {
                 name: "b",
@@ -1571,6 +1734,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "f32",
                 description: "Blue (typically 0..1, can be above 1 for overbright colors)",
+                element: &[],
             },
             FieldInfo {
                 name: "a",
@@ -1578,6 +1742,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "f32",
                 description: "Alpha (0..1)",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -1593,6 +1758,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "String length (in bytes)",
+                element: &[],
             },
             FieldInfo {
                 name: "data",
@@ -1600,6 +1766,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "utf8",
                 description: "UTF-8 encoded string",
+                element: &[],
             },
             FieldInfo {
                 name: "pad",
@@ -1607,6 +1774,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "padding",
                 description: "Zero padding to a multiple of 4",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -1622,6 +1790,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Name count | 0x80000000 (bit 31 marks the new format and is required)",
+                element: &[],
             },
             FieldInfo {
                 name: "subname_count",
@@ -1629,6 +1798,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Sub-name count",
+                element: &[],
             },
             FieldInfo {
                 name: "flags",
@@ -1636,6 +1806,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Flags: bit 0 absolute; bit 1 (obsolete, never written) adds one subname",
+                element: &[],
             },
             FieldInfo {
                 name: "names",
@@ -1643,6 +1814,32 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "Names, then sub-names, each a padded string",
+                element: &[
+                    FieldInfo {
+                        name: "length",
+                        offset: 0,
+                        len: 4,
+                        ty: "u32",
+                        description: "String length",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "data",
+                        offset: 4,
+                        len: FieldInfo::VARIABLE,
+                        ty: "utf8",
+                        description: "UTF-8 encoded string",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "pad",
+                        offset: FieldInfo::VARIABLE,
+                        len: FieldInfo::VARIABLE,
+                        ty: "padding",
+                        description: "Padding to a multiple of 4; not zeroed (left uninitialised) before 4.6.3",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -1658,6 +1855,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "u64",
                 description: "RID id (rid.get_id())",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -1673,6 +1871,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "u64",
                 description: "The Object instance ID (full_objects = false)",
+                element: &[],
             },
             FieldInfo {
                 name: "class_name_length",
@@ -1680,6 +1879,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Class name (String length)",
+                element: &[],
             },
             FieldInfo {
                 name: "class_name",
@@ -1687,6 +1887,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "utf8",
                 description: "Class name (UTF-8 encoded string)",
+                element: &[],
             },
             FieldInfo {
                 name: "class_name_pad",
@@ -1694,6 +1895,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "padding",
                 description: "Zero padding to a multiple of 4",
+                element: &[],
             },
             FieldInfo {
                 name: "property_count",
@@ -1701,6 +1903,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "The number of properties that are serialized",
+                element: &[],
             },
             FieldInfo {
                 name: "properties",
@@ -1708,6 +1911,40 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "Each property with PROPERTY_USAGE_STORAGE, in get_property_list() order",
+                element: &[
+                    FieldInfo {
+                        name: "name_length",
+                        offset: 0,
+                        len: 4,
+                        ty: "u32",
+                        description: "Property name (String length)",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "name",
+                        offset: 4,
+                        len: FieldInfo::VARIABLE,
+                        ty: "utf8",
+                        description: "Property name (UTF-8 encoded string)",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "name_pad",
+                        offset: FieldInfo::VARIABLE,
+                        len: FieldInfo::VARIABLE,
+                        ty: "padding",
+                        description: "Zero padding to a multiple of 4",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "value",
+                        offset: FieldInfo::VARIABLE,
+                        len: FieldInfo::VARIABLE,
+                        ty: "variant",
+                        description: "Property value, using this same format; the script property as a res:// path String or NIL (4.3+)",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -1730,6 +1967,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Signal name (String length)",
+                element: &[],
             },
             FieldInfo {
                 name: "name",
@@ -1737,6 +1975,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "utf8",
                 description: "Signal name (UTF-8 encoded string)",
+                element: &[],
             },
             FieldInfo {
                 name: "name_pad",
@@ -1744,6 +1983,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "padding",
                 description: "Zero padding to a multiple of 4",
+                element: &[],
             },
             FieldInfo {
                 name: "object_id",
@@ -1751,6 +1991,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "u64",
                 description: "Instance id of the object that owns the signal",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -1766,6 +2007,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "val&0x7FFFFFFF = elements (bit 31, once `shared`, is ignored)",
+                element: &[],
             },
             FieldInfo {
                 name: "pairs",
@@ -1773,6 +2015,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "variant",
                 description: "count pairs of key and value, each in this same format",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -1788,6 +2031,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "container_type",
                 description: "Key type data, by TYPED_DICTIONARY_KEY: none, u32 Variant type, or a class-name / script-path String",
+                element: &[],
             },
             FieldInfo {
                 name: "value_type",
@@ -1795,6 +2039,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "container_type",
                 description: "Value type data, by TYPED_DICTIONARY_VALUE",
+                element: &[],
             },
             FieldInfo {
                 name: "count",
@@ -1802,6 +2047,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "val&0x7FFFFFFF = elements (bit 31, once `shared`, is ignored)",
+                element: &[],
             },
             FieldInfo {
                 name: "pairs",
@@ -1809,6 +2055,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "variant",
                 description: "count pairs of key and value, each in this same format",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -1824,6 +2071,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "val&0x7FFFFFFF = elements (bit 31, once `shared`, is ignored)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -1831,6 +2079,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "variant",
                 description: "count values, each in this same format",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -1846,6 +2095,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "container_type",
                 description: "Element type data, by TYPED_ARRAY: none, u32 Variant type, or a class-name / script-path String",
+                element: &[],
             },
             FieldInfo {
                 name: "count",
@@ -1853,6 +2103,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "val&0x7FFFFFFF = elements (bit 31, once `shared`, is ignored)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -1860,6 +2111,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "variant",
                 description: "count values, each in this same format",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -1875,6 +2127,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (Bytes)",
+                element: &[],
             },
             FieldInfo {
                 name: "data",
@@ -1882,6 +2135,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "bytes",
                 description: "Byte (0..255)",
+                element: &[],
             },
             FieldInfo {
                 name: "pad",
@@ -1889,6 +2143,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "padding",
                 description: "Zero padding to a multiple of 4 (the decoder does not require it)",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -1904,6 +2159,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (elements)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -1911,6 +2167,16 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "The elements, one after the other",
+                element: &[
+                    FieldInfo {
+                        name: "value",
+                        offset: 0,
+                        len: 4,
+                        ty: "i32",
+                        description: "32-bit signed integer",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -1926,6 +2192,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (elements)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -1933,6 +2200,16 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "The elements, one after the other",
+                element: &[
+                    FieldInfo {
+                        name: "value",
+                        offset: 0,
+                        len: 8,
+                        ty: "i64",
+                        description: "64-bit signed integer",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -1948,6 +2225,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (elements)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -1955,6 +2233,16 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "The elements, one after the other",
+                element: &[
+                    FieldInfo {
+                        name: "value",
+                        offset: 0,
+                        len: 4,
+                        ty: "f32",
+                        description: "32-bit IEEE 754 single-precision float",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -1970,6 +2258,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (elements)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -1977,6 +2266,16 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "The elements, one after the other",
+                element: &[
+                    FieldInfo {
+                        name: "value",
+                        offset: 0,
+                        len: 8,
+                        ty: "f64",
+                        description: "64-bit IEEE 754 double-precision float",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -1992,6 +2291,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (Strings)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -1999,6 +2299,32 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "For each String, a padded string",
+                element: &[
+                    FieldInfo {
+                        name: "length",
+                        offset: 0,
+                        len: 4,
+                        ty: "u32",
+                        description: "String length, counting the trailing NUL the encoder appends",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "data",
+                        offset: 4,
+                        len: FieldInfo::VARIABLE,
+                        ty: "utf8",
+                        description: "UTF-8 encoded string and a NUL byte",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "pad",
+                        offset: FieldInfo::VARIABLE,
+                        len: FieldInfo::VARIABLE,
+                        ty: "padding",
+                        description: "Zero padding to a multiple of 4",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -2014,6 +2340,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (elements)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -2021,6 +2348,24 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "The elements, one after the other",
+                element: &[
+                    FieldInfo {
+                        name: "x",
+                        offset: 0,
+                        len: 4,
+                        ty: "real",
+                        description: "X coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "y",
+                        offset: 4,
+                        len: 4,
+                        ty: "real",
+                        description: "Y coordinate",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[
@@ -2030,6 +2375,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (elements)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -2037,6 +2383,24 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "The elements, one after the other",
+                element: &[
+                    FieldInfo {
+                        name: "x",
+                        offset: 0,
+                        len: 4,
+                        ty: "real",
+                        description: "X coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "y",
+                        offset: 4,
+                        len: 4,
+                        ty: "real",
+                        description: "Y coordinate",
+                        element: &[],
+                    },
+                ],
             },
         ],
     },
@@ -2051,6 +2415,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (elements)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -2058,6 +2423,32 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "The elements, one after the other",
+                element: &[
+                    FieldInfo {
+                        name: "x",
+                        offset: 0,
+                        len: 4,
+                        ty: "real",
+                        description: "X coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "y",
+                        offset: 4,
+                        len: 4,
+                        ty: "real",
+                        description: "Y coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "z",
+                        offset: 8,
+                        len: 4,
+                        ty: "real",
+                        description: "Z coordinate",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[
@@ -2067,6 +2458,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (elements)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -2074,6 +2466,32 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "The elements, one after the other",
+                element: &[
+                    FieldInfo {
+                        name: "x",
+                        offset: 0,
+                        len: 4,
+                        ty: "real",
+                        description: "X coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "y",
+                        offset: 4,
+                        len: 4,
+                        ty: "real",
+                        description: "Y coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "z",
+                        offset: 8,
+                        len: 4,
+                        ty: "real",
+                        description: "Z coordinate",
+                        element: &[],
+                    },
+                ],
             },
         ],
     },
@@ -2088,6 +2506,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (elements)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -2095,6 +2514,40 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "The elements, one after the other",
+                element: &[
+                    FieldInfo {
+                        name: "r",
+                        offset: 0,
+                        len: 4,
+                        ty: "f32",
+                        description: "Red (typically 0..1, can be above 1 for overbright colors)",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "g",
+                        offset: 4,
+                        len: 4,
+                        ty: "f32",
+                        description: "Green (typically 0..1, can be above 1 for overbright colors)",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "b",
+                        offset: 8,
+                        len: 4,
+                        ty: "f32",
+                        description: "Blue (typically 0..1, can be above 1 for overbright colors)",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "a",
+                        offset: 12,
+                        len: 4,
+                        ty: "f32",
+                        description: "Alpha (0..1)",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -2110,6 +2563,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (elements)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -2117,6 +2571,40 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "The elements, one after the other",
+                element: &[
+                    FieldInfo {
+                        name: "x",
+                        offset: 0,
+                        len: 4,
+                        ty: "real",
+                        description: "X coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "y",
+                        offset: 4,
+                        len: 4,
+                        ty: "real",
+                        description: "Y coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "z",
+                        offset: 8,
+                        len: 4,
+                        ty: "real",
+                        description: "Z coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "w",
+                        offset: 12,
+                        len: 4,
+                        ty: "real",
+                        description: "W coordinate",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[
@@ -2126,6 +2614,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (elements)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -2133,6 +2622,40 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "The elements, one after the other",
+                element: &[
+                    FieldInfo {
+                        name: "x",
+                        offset: 0,
+                        len: 4,
+                        ty: "real",
+                        description: "X coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "y",
+                        offset: 4,
+                        len: 4,
+                        ty: "real",
+                        description: "Y coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "z",
+                        offset: 8,
+                        len: 4,
+                        ty: "real",
+                        description: "Z coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "w",
+                        offset: 12,
+                        len: 4,
+                        ty: "real",
+                        description: "W coordinate",
+                        element: &[],
+                    },
+                ],
             },
         ],
     },

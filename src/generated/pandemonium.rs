@@ -336,6 +336,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "0 for False, 1 for True (decoder: any non-zero is True)",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -351,6 +352,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "32-bit signed integer (64-bit when FLAG_64)",
+                element: &[],
             },
         ],
         wide_fields: &[
@@ -360,6 +362,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "i64",
                 description: "32-bit signed integer (64-bit when FLAG_64)",
+                element: &[],
             },
         ],
     },
@@ -374,6 +377,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "f32",
                 description: "IEEE 754 single-precision float (double-precision when FLAG_64)",
+                element: &[],
             },
         ],
         wide_fields: &[
@@ -383,6 +387,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "f64",
                 description: "IEEE 754 single-precision float (double-precision when FLAG_64)",
+                element: &[],
             },
         ],
     },
@@ -397,6 +402,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "String length (in bytes)",
+                element: &[],
             },
             FieldInfo {
                 name: "data",
@@ -404,6 +410,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "utf8",
                 description: "UTF-8 encoded string",
+                element: &[],
             },
             FieldInfo {
                 name: "pad",
@@ -411,6 +418,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "padding",
                 description: "Zero padding to a multiple of 4",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -426,6 +434,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "y",
@@ -433,6 +442,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Y coordinate",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -448,6 +458,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "y",
@@ -455,6 +466,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "Y coordinate",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -470,6 +482,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "position.y",
@@ -477,6 +490,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Y coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "size.x",
@@ -484,6 +498,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "X size",
+                element: &[],
             },
             FieldInfo {
                 name: "size.y",
@@ -491,6 +506,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Y size",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -506,6 +522,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "position.y",
@@ -513,6 +530,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "Y coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "size.x",
@@ -520,6 +538,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "X size",
+                element: &[],
             },
             FieldInfo {
                 name: "size.y",
@@ -527,6 +546,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "Y size",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -542,6 +562,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "y",
@@ -549,6 +570,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Y coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "z",
@@ -556,6 +578,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Z coordinate",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -571,6 +594,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "y",
@@ -578,6 +602,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "Y coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "z",
@@ -585,6 +610,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "Z coordinate",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -600,6 +626,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "The X component of the X axis (column 0), [0][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "x.y",
@@ -607,6 +634,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "The Y component of the X axis (column 0), [0][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "y.x",
@@ -614,6 +642,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "The X component of the Y axis (column 1), [1][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "y.y",
@@ -621,6 +650,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "The Y component of the Y axis (column 1), [1][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "origin.x",
@@ -628,6 +658,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "The X component of the origin (column 2), [2][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "origin.y",
@@ -635,6 +666,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "The Y component of the origin (column 2), [2][1]",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -650,6 +682,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "y",
@@ -657,6 +690,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Y coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "z",
@@ -664,6 +698,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Z coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "w",
@@ -671,6 +706,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "W coordinate",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -686,6 +722,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "y",
@@ -693,6 +730,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "Y coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "z",
@@ -700,6 +738,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "Z coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "w",
@@ -707,6 +746,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "W coordinate",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -722,6 +762,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Normal X",
+                element: &[],
             },
             FieldInfo {
                 name: "normal.y",
@@ -729,6 +770,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Normal Y",
+                element: &[],
             },
             FieldInfo {
                 name: "normal.z",
@@ -736,6 +778,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Normal Z",
+                element: &[],
             },
             FieldInfo {
                 name: "d",
@@ -743,6 +786,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Distance",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -758,6 +802,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Imaginary X",
+                element: &[],
             },
             FieldInfo {
                 name: "y",
@@ -765,6 +810,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Imaginary Y",
+                element: &[],
             },
             FieldInfo {
                 name: "z",
@@ -772,6 +818,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Imaginary Z",
+                element: &[],
             },
             FieldInfo {
                 name: "w",
@@ -779,6 +826,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Real W",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -794,6 +842,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Imaginary X",
+                element: &[],
             },
             FieldInfo {
                 name: "y",
@@ -801,6 +850,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Imaginary Y",
+                element: &[],
             },
             FieldInfo {
                 name: "z",
@@ -808,6 +858,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Imaginary Z",
+                element: &[],
             },
             FieldInfo {
                 name: "w",
@@ -815,6 +866,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Real W",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -830,6 +882,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "X coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "position.y",
@@ -837,6 +890,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Y coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "position.z",
@@ -844,6 +898,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Z coordinate",
+                element: &[],
             },
             FieldInfo {
                 name: "size.x",
@@ -851,6 +906,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "X size",
+                element: &[],
             },
             FieldInfo {
                 name: "size.y",
@@ -858,6 +914,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Y size",
+                element: &[],
             },
             FieldInfo {
                 name: "size.z",
@@ -865,6 +922,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Z size",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -880,6 +938,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 0, column 0: rows[0][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[0].y",
@@ -887,6 +946,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 0, column 1: rows[0][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[0].z",
@@ -894,6 +954,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 0, column 2: rows[0][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[1].x",
@@ -901,6 +962,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 1, column 0: rows[1][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[1].y",
@@ -908,6 +970,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 1, column 1: rows[1][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[1].z",
@@ -915,6 +978,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 1, column 2: rows[1][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[2].x",
@@ -922,6 +986,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 2, column 0: rows[2][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[2].y",
@@ -929,6 +994,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 2, column 1: rows[2][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "rows[2].z",
@@ -936,6 +1002,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Row 2, column 2: rows[2][2]",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -951,6 +1018,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 0, column 0: basis.rows[0][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[0].y",
@@ -958,6 +1026,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 0, column 1: basis.rows[0][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[0].z",
@@ -965,6 +1034,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 0, column 2: basis.rows[0][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[1].x",
@@ -972,6 +1042,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 1, column 0: basis.rows[1][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[1].y",
@@ -979,6 +1050,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 1, column 1: basis.rows[1][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[1].z",
@@ -986,6 +1058,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 1, column 2: basis.rows[1][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[2].x",
@@ -993,6 +1066,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 2, column 0: basis.rows[2][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[2].y",
@@ -1000,6 +1074,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 2, column 1: basis.rows[2][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "basis.rows[2].z",
@@ -1007,6 +1082,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Basis row 2, column 2: basis.rows[2][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "origin.x",
@@ -1014,6 +1090,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Origin X",
+                element: &[],
             },
             FieldInfo {
                 name: "origin.y",
@@ -1021,6 +1098,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Origin Y",
+                element: &[],
             },
             FieldInfo {
                 name: "origin.z",
@@ -1028,6 +1106,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Origin Z",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -1043,6 +1122,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 0, row 0: columns[0][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[0].y",
@@ -1050,6 +1130,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 0, row 1: columns[0][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[0].z",
@@ -1057,6 +1138,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 0, row 2: columns[0][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[0].w",
@@ -1064,6 +1146,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 0, row 3: columns[0][3]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[1].x",
@@ -1071,6 +1154,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 1, row 0: columns[1][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[1].y",
@@ -1078,6 +1162,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 1, row 1: columns[1][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[1].z",
@@ -1085,6 +1170,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 1, row 2: columns[1][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[1].w",
@@ -1092,6 +1178,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 1, row 3: columns[1][3]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[2].x",
@@ -1099,6 +1186,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 2, row 0: columns[2][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[2].y",
@@ -1106,6 +1194,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 2, row 1: columns[2][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[2].z",
@@ -1113,6 +1202,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 2, row 2: columns[2][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[2].w",
@@ -1120,6 +1210,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 2, row 3: columns[2][3]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[3].x",
@@ -1127,6 +1218,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 3, row 0: columns[3][0]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[3].y",
@@ -1134,6 +1226,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 3, row 1: columns[3][1]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[3].z",
@@ -1141,6 +1234,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 3, row 2: columns[3][2]",
+                element: &[],
             },
             FieldInfo {
                 name: "columns[3].w",
@@ -1148,6 +1242,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Column 3, row 3: columns[3][3]",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -1163,6 +1258,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "f32",
                 description: "Red (typically 0..1, can be above 1 for overbright colors)",
+                element: &[],
             },
             FieldInfo {
                 name: "g",
@@ -1170,6 +1266,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "f32",
                 description: "Green (typically 0..1, can be above 1 for overbright colors)",
+                element: &[],
             },
             FieldInfo {
                 name: "b",
@@ -1177,6 +1274,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "f32",
                 description: "Blue (typically 0..1, can be above 1 for overbright colors)",
+                element: &[],
             },
             FieldInfo {
                 name: "a",
@@ -1184,6 +1282,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "f32",
                 description: "Alpha (0..1)",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -1199,6 +1298,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "String length (in bytes)",
+                element: &[],
             },
             FieldInfo {
                 name: "data",
@@ -1206,6 +1306,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "utf8",
                 description: "UTF-8 encoded string",
+                element: &[],
             },
             FieldInfo {
                 name: "pad",
@@ -1213,6 +1314,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "padding",
                 description: "Zero padding to a multiple of 4",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -1228,6 +1330,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Name count | 0x80000000 (bit 31 marks the new format and is required)",
+                element: &[],
             },
             FieldInfo {
                 name: "subname_count",
@@ -1235,6 +1338,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Sub-name count",
+                element: &[],
             },
             FieldInfo {
                 name: "flags",
@@ -1242,6 +1346,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Flags: bit 0 absolute; bit 1 (obsolete, never written) adds one subname",
+                element: &[],
             },
             FieldInfo {
                 name: "names",
@@ -1249,6 +1354,32 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "Names, then sub-names, each a padded string",
+                element: &[
+                    FieldInfo {
+                        name: "length",
+                        offset: 0,
+                        len: 4,
+                        ty: "u32",
+                        description: "String length",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "data",
+                        offset: 4,
+                        len: FieldInfo::VARIABLE,
+                        ty: "utf8",
+                        description: "UTF-8 encoded string",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "pad",
+                        offset: FieldInfo::VARIABLE,
+                        len: FieldInfo::VARIABLE,
+                        ty: "padding",
+                        description: "Padding to a multiple of 4; left uninitialised by the encoder",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -1278,6 +1409,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "u64",
                 description: "The Object instance ID (full_objects = false)",
+                element: &[],
             },
             FieldInfo {
                 name: "class_name_length",
@@ -1285,6 +1417,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Class name (String length)",
+                element: &[],
             },
             FieldInfo {
                 name: "class_name",
@@ -1292,6 +1425,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "utf8",
                 description: "Class name (UTF-8 encoded string)",
+                element: &[],
             },
             FieldInfo {
                 name: "class_name_pad",
@@ -1299,6 +1433,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "padding",
                 description: "Zero padding to a multiple of 4",
+                element: &[],
             },
             FieldInfo {
                 name: "property_count",
@@ -1306,6 +1441,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "The number of properties that are serialized",
+                element: &[],
             },
             FieldInfo {
                 name: "properties",
@@ -1313,6 +1449,40 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "Each property with PROPERTY_USAGE_STORAGE, in get_property_list() order",
+                element: &[
+                    FieldInfo {
+                        name: "name_length",
+                        offset: 0,
+                        len: 4,
+                        ty: "u32",
+                        description: "Property name (String length)",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "name",
+                        offset: 4,
+                        len: FieldInfo::VARIABLE,
+                        ty: "utf8",
+                        description: "Property name (UTF-8 encoded string)",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "name_pad",
+                        offset: FieldInfo::VARIABLE,
+                        len: FieldInfo::VARIABLE,
+                        ty: "padding",
+                        description: "Zero padding to a multiple of 4",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "value",
+                        offset: FieldInfo::VARIABLE,
+                        len: FieldInfo::VARIABLE,
+                        ty: "variant",
+                        description: "Property value, using this same format",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -1328,6 +1498,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "val&0x7FFFFFFF = elements (bit 31, once `shared`, is ignored)",
+                element: &[],
             },
             FieldInfo {
                 name: "pairs",
@@ -1335,6 +1506,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "variant",
                 description: "count pairs of key and value, each in this same format",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -1350,6 +1522,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "val&0x7FFFFFFF = elements (bit 31, once `shared`, is ignored)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -1357,6 +1530,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "variant",
                 description: "count values, each in this same format",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -1372,6 +1546,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (Bytes)",
+                element: &[],
             },
             FieldInfo {
                 name: "data",
@@ -1379,6 +1554,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "bytes",
                 description: "Byte (0..255)",
+                element: &[],
             },
             FieldInfo {
                 name: "pad",
@@ -1386,6 +1562,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "padding",
                 description: "Zero padding to a multiple of 4 (the decoder does not require it)",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -1401,6 +1578,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (elements)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -1408,6 +1586,16 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "The elements, one after the other",
+                element: &[
+                    FieldInfo {
+                        name: "value",
+                        offset: 0,
+                        len: 4,
+                        ty: "i32",
+                        description: "32-bit signed integer",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -1423,6 +1611,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (elements)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -1430,6 +1619,16 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "The elements, one after the other",
+                element: &[
+                    FieldInfo {
+                        name: "value",
+                        offset: 0,
+                        len: 4,
+                        ty: "f32",
+                        description: "32-bit IEEE 754 single-precision float",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -1445,6 +1644,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (Strings)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -1452,6 +1652,32 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "For each String, a padded string",
+                element: &[
+                    FieldInfo {
+                        name: "length",
+                        offset: 0,
+                        len: 4,
+                        ty: "u32",
+                        description: "String length, counting the trailing NUL the encoder appends",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "data",
+                        offset: 4,
+                        len: FieldInfo::VARIABLE,
+                        ty: "utf8",
+                        description: "UTF-8 encoded string and a NUL byte",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "pad",
+                        offset: FieldInfo::VARIABLE,
+                        len: FieldInfo::VARIABLE,
+                        ty: "padding",
+                        description: "Zero padding to a multiple of 4",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -1467,6 +1693,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (elements)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -1474,6 +1701,24 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "The elements, one after the other",
+                element: &[
+                    FieldInfo {
+                        name: "x",
+                        offset: 0,
+                        len: 4,
+                        ty: "real",
+                        description: "X coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "y",
+                        offset: 4,
+                        len: 4,
+                        ty: "real",
+                        description: "Y coordinate",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -1489,6 +1734,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (elements)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -1496,6 +1742,24 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "The elements, one after the other",
+                element: &[
+                    FieldInfo {
+                        name: "x",
+                        offset: 0,
+                        len: 4,
+                        ty: "i32",
+                        description: "X coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "y",
+                        offset: 4,
+                        len: 4,
+                        ty: "i32",
+                        description: "Y coordinate",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -1511,6 +1775,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (elements)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -1518,6 +1783,32 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "The elements, one after the other",
+                element: &[
+                    FieldInfo {
+                        name: "x",
+                        offset: 0,
+                        len: 4,
+                        ty: "real",
+                        description: "X coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "y",
+                        offset: 4,
+                        len: 4,
+                        ty: "real",
+                        description: "Y coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "z",
+                        offset: 8,
+                        len: 4,
+                        ty: "real",
+                        description: "Z coordinate",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -1533,6 +1824,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (elements)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -1540,6 +1832,32 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "The elements, one after the other",
+                element: &[
+                    FieldInfo {
+                        name: "x",
+                        offset: 0,
+                        len: 4,
+                        ty: "i32",
+                        description: "X coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "y",
+                        offset: 4,
+                        len: 4,
+                        ty: "i32",
+                        description: "Y coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "z",
+                        offset: 8,
+                        len: 4,
+                        ty: "i32",
+                        description: "Z coordinate",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -1555,6 +1873,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (elements)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -1562,6 +1881,40 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "The elements, one after the other",
+                element: &[
+                    FieldInfo {
+                        name: "r",
+                        offset: 0,
+                        len: 4,
+                        ty: "f32",
+                        description: "Red (typically 0..1, can be above 1 for overbright colors)",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "g",
+                        offset: 4,
+                        len: 4,
+                        ty: "f32",
+                        description: "Green (typically 0..1, can be above 1 for overbright colors)",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "b",
+                        offset: 8,
+                        len: 4,
+                        ty: "f32",
+                        description: "Blue (typically 0..1, can be above 1 for overbright colors)",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "a",
+                        offset: 12,
+                        len: 4,
+                        ty: "f32",
+                        description: "Alpha (0..1)",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -1577,6 +1930,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (elements)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -1584,6 +1938,40 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "The elements, one after the other",
+                element: &[
+                    FieldInfo {
+                        name: "x",
+                        offset: 0,
+                        len: 4,
+                        ty: "real",
+                        description: "X coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "y",
+                        offset: 4,
+                        len: 4,
+                        ty: "real",
+                        description: "Y coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "z",
+                        offset: 8,
+                        len: 4,
+                        ty: "real",
+                        description: "Z coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "w",
+                        offset: 12,
+                        len: 4,
+                        ty: "real",
+                        description: "W coordinate",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -1599,6 +1987,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (elements)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -1606,6 +1995,40 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "The elements, one after the other",
+                element: &[
+                    FieldInfo {
+                        name: "x",
+                        offset: 0,
+                        len: 4,
+                        ty: "i32",
+                        description: "X coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "y",
+                        offset: 4,
+                        len: 4,
+                        ty: "i32",
+                        description: "Y coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "z",
+                        offset: 8,
+                        len: 4,
+                        ty: "i32",
+                        description: "Z coordinate",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "w",
+                        offset: 12,
+                        len: 4,
+                        ty: "i32",
+                        description: "W coordinate",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -1621,6 +2044,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Element Variant::Type, Pandemonium ids (decoder masks & 0x7FFFFFFF)",
+                element: &[],
             },
             FieldInfo {
                 name: "class_name",
@@ -1628,6 +2052,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "variant",
                 description: "Only when the element type is OBJECT and OBJECT_AS_ID is clear: a STRING_NAME Variant, the element class name",
+                element: &[],
             },
             FieldInfo {
                 name: "count",
@@ -1635,6 +2060,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (decoder masks & 0x7FFFFFFF; not checked against the remaining bytes)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -1642,6 +2068,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "variant",
                 description: "count elements, each in this same format",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -1657,6 +2084,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Element Variant::Type, Pandemonium ids (decoder masks & 0x7FFFFFFF)",
+                element: &[],
             },
             FieldInfo {
                 name: "class_name",
@@ -1664,6 +2092,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "variant",
                 description: "Only when the element type is OBJECT and OBJECT_AS_ID is clear: a STRING_NAME Variant, the element class name",
+                element: &[],
             },
             FieldInfo {
                 name: "count",
@@ -1671,6 +2100,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "Array length (decoder masks & 0x7FFFFFFF; not checked against the remaining bytes)",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -1678,6 +2108,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "variant",
                 description: "count elements, each in this same format",
+                element: &[],
             },
         ],
         wide_fields: &[],

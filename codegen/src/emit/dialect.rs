@@ -260,7 +260,13 @@ fn const_or_variable(e: &Expr) -> u32 {
     }
 }
 
-fn field_info(name: &str, offset: &Expr, len: &Expr, ty: &str, description: &str) -> TokenStream {
+/// One row, with the rows of one repetition when it is a `repeat` (offsets from its start).
+fn field_info(f: &Field, offset: &Expr, len: &Expr, ty: &str) -> TokenStream {
+    let (name, description) = (&f.name, &f.description);
+    let element = f
+        .element
+        .iter()
+        .map(|e| field_info(e, &e.offset, &e.len, e.ty.as_str()));
     let (o, l) = (const_or_variable(offset), const_or_variable(len));
     let o = if o == u32::MAX {
         quote!(FieldInfo::VARIABLE)
@@ -274,7 +280,7 @@ fn field_info(name: &str, offset: &Expr, len: &Expr, ty: &str, description: &str
         let l = lit(l.into());
         quote!(#l)
     };
-    quote! { FieldInfo { name: #name, offset: #o, len: #l, ty: #ty, description: #description } }
+    quote! { FieldInfo { name: #name, offset: #o, len: #l, ty: #ty, description: #description, element: &[#(#element),*] } }
 }
 
 fn type_info(t: &Type, name: &str, fields: &[Field]) -> TokenStream {
@@ -282,7 +288,7 @@ fn type_info(t: &Type, name: &str, fields: &[Field]) -> TokenStream {
     let description = &t.description;
     let narrow = fields
         .iter()
-        .map(|f| field_info(&f.name, &f.offset, &f.len, f.ty.as_str(), &f.description));
+        .map(|f| field_info(f, &f.offset, &f.len, f.ty.as_str()));
     let wide: Vec<TokenStream> = if t.has_wide() {
         // Fields without a `wide` form keep their length at the running wide offset; fields under a
         // header-flag condition restart where the unconditional ones end, as in the narrow table.
@@ -293,7 +299,7 @@ fn type_info(t: &Type, name: &str, fields: &[Field]) -> TokenStream {
                 let (o, l, ty) = f.widened();
                 let o = if f.wide.is_some() { o } else { at.clone() };
                 at = o.add(&l);
-                field_info(&f.name, &o, &l, ty.as_str(), &f.description)
+                field_info(f, &o, &l, ty.as_str())
             })
             .collect()
     } else {

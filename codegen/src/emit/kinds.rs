@@ -181,6 +181,8 @@ pub fn emit_kinds(spec: &Spec) -> TokenStream {
             pub ty: &'static str,
             #[doc = "What the bytes mean."]
             pub description: &'static str,
+            #[doc = "The fields of one repetition of a `repeat` field (offsets from its start); empty otherwise."]
+            pub element: &'static [FieldInfo],
         }
 
         impl FieldInfo {

@@ -115,6 +115,8 @@ pub struct FieldInfo {
     pub ty: &'static str,
     /// What the bytes mean.
     pub description: &'static str,
+    /// The fields of one repetition of a `repeat` field (offsets from its start); empty otherwise.
+    pub element: &'static [FieldInfo],
 }
 impl FieldInfo {
     /// The `offset` or `len` of a field whose position or size depends on the data.

@@ -108,6 +108,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "32-bit",
+                element: &[],
             },
         ],
         wide_fields: &[
@@ -117,6 +118,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "i64",
                 description: "32-bit",
+                element: &[],
             },
         ],
     },
@@ -131,6 +133,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "32-bit",
+                element: &[],
             },
         ],
         wide_fields: &[
@@ -140,6 +143,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "i64",
                 description: "32-bit",
+                element: &[],
             },
         ],
     },
@@ -154,6 +158,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "X",
+                element: &[],
             },
             FieldInfo {
                 name: "y",
@@ -161,6 +166,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "real",
                 description: "Y",
+                element: &[],
             },
         ],
         wide_fields: &[
@@ -170,6 +176,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "X",
+                element: &[],
             },
             FieldInfo {
                 name: "y",
@@ -177,6 +184,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "real",
                 description: "Y",
+                element: &[],
             },
         ],
     },
@@ -191,6 +199,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "X",
+                element: &[],
             },
             FieldInfo {
                 name: "y",
@@ -198,6 +207,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "i32",
                 description: "Y",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -213,6 +223,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "f32",
                 description: "Red",
+                element: &[],
             },
             FieldInfo {
                 name: "g",
@@ -220,6 +231,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "f32",
                 description: "Green",
+                element: &[],
             },
             FieldInfo {
                 name: "b",
@@ -227,6 +239,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "f32",
                 description: "Blue",
+                element: &[],
             },
             FieldInfo {
                 name: "a",
@@ -234,6 +247,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "f32",
                 description: "Alpha",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -249,6 +263,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 8,
                 ty: "u64",
                 description: "the id",
+                element: &[],
             },
         ],
         wide_fields: &[],
@@ -264,6 +279,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "count",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -271,6 +287,24 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "pairs of u32",
+                element: &[
+                    FieldInfo {
+                        name: "a",
+                        offset: 0,
+                        len: 4,
+                        ty: "u32",
+                        description: "first",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "b",
+                        offset: 4,
+                        len: 4,
+                        ty: "u32",
+                        description: "second",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
@@ -286,6 +320,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "container_type",
                 description: "type data",
+                element: &[],
             },
             FieldInfo {
                 name: "count",
@@ -293,6 +328,7 @@ pub static TYPES: &[TypeInfo] = &[
                 len: 4,
                 ty: "u32",
                 description: "count",
+                element: &[],
             },
             FieldInfo {
                 name: "elements",
@@ -300,6 +336,24 @@ pub static TYPES: &[TypeInfo] = &[
                 len: FieldInfo::VARIABLE,
                 ty: "repeat",
                 description: "pairs of u32",
+                element: &[
+                    FieldInfo {
+                        name: "a",
+                        offset: 0,
+                        len: 4,
+                        ty: "u32",
+                        description: "first",
+                        element: &[],
+                    },
+                    FieldInfo {
+                        name: "b",
+                        offset: 4,
+                        len: 4,
+                        ty: "u32",
+                        description: "second",
+                        element: &[],
+                    },
+                ],
             },
         ],
         wide_fields: &[],
