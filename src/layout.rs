@@ -188,13 +188,12 @@ pub trait PackedLayout: FixedLayout {
     fn pack_ref(v: crate::packed::PackedRef<'_, Self>) -> crate::VariantRef<'_>;
 }
 
+/// Something that calls a function with each component of a value, in order.
+type Visitor<'v> = dyn FnMut(&mut dyn FnMut(f64)) + 'v;
+
 /// Calls `f` with the real components among those `visit` gives (`comps` repeating for the
 /// elements of a packed array).
-fn reals_of(
-    comps: &[Component],
-    visit: &mut dyn FnMut(&mut dyn FnMut(f64)),
-    f: &mut dyn FnMut(f64),
-) {
+fn reals_of(comps: &[Component], visit: &mut Visitor<'_>, f: &mut dyn FnMut(f64)) {
     let mut i = 0;
     visit(&mut |x| {
         if comps
