@@ -341,7 +341,11 @@ fn is_profiler(name: &str, protocol: Protocol) -> bool {
     match protocol {
         Protocol::Godot3 => matches!(
             name,
-            "profile_sig" | "profile_frame" | "profile_total" | "network_profile" | "network_bandwidth"
+            "profile_sig"
+                | "profile_frame"
+                | "profile_total"
+                | "network_profile"
+                | "network_bandwidth"
         ),
         Protocol::Godot4 => {
             name.starts_with("servers:profile")
@@ -528,50 +532,43 @@ fn error_stack(a: &mut Args<'_>) -> Result<Vec<StackFrame>, Shape> {
         .collect()
 }
 
-/// Godot 3: an Array of 10 (function before file), then the counted stack as loose frames
-/// (script_debugger_remote.cpp 1063-1126).
-fn error_g3(a: &mut Args<'_>) -> Result<ErrorReport, Shape> {
-    let head = a.array()?;
-    let mut h = Args::new("error", head);
+/// The ten fields before the stack: time, source, error text, description and the warning
+/// flag. Godot 3 puts the source function before the file, Godot 4 after it.
+fn error_head(h: &mut Args<'_>, function_first: bool) -> Result<ErrorReport, Shape> {
     let time = [h.int()?, h.int()?, h.int()?, h.int()?];
-    let source_function = h.string()?;
-    let source_file = h.string()?;
-    let source_line = h.int()?;
-    let error = h.string()?;
-    let description = h.string()?;
-    let warning = h.bool()?;
-    h.done()?;
+    let (first, second) = (h.string()?, h.string()?);
+    let (source_function, source_file) = if function_first {
+        (first, second)
+    } else {
+        (second, first)
+    };
     Ok(ErrorReport {
         time,
         source_file,
         source_function,
-        source_line,
-        error,
-        description,
-        warning,
-        stack: error_stack(a)?,
+        source_line: h.int()?,
+        error: h.string()?,
+        description: h.string()?,
+        warning: h.bool()?,
+        stack: Vec::new(),
     })
+}
+
+/// Godot 3: an Array of 10 (function before file), then the counted stack as loose frames
+/// (script_debugger_remote.cpp 1063-1126).
+fn error_g3(a: &mut Args<'_>) -> Result<ErrorReport, Shape> {
+    let mut h = Args::new("error", a.array()?);
+    let mut report = error_head(&mut h, true)?;
+    h.done()?;
+    report.stack = error_stack(a)?;
+    Ok(report)
 }
 
 /// Godot 4: one flat list, file before function (debugger_marshalls.cpp 101-149).
 fn error_g4(a: &mut Args<'_>) -> Result<ErrorReport, Shape> {
-    let time = [a.int()?, a.int()?, a.int()?, a.int()?];
-    let source_file = a.string()?;
-    let source_function = a.string()?;
-    let source_line = a.int()?;
-    let error = a.string()?;
-    let description = a.string()?;
-    let warning = a.bool()?;
-    Ok(ErrorReport {
-        time,
-        source_file,
-        source_function,
-        source_line,
-        error,
-        description,
-        warning,
-        stack: error_stack(a)?,
-    })
+    let mut report = error_head(a, false)?;
+    report.stack = error_stack(a)?;
+    Ok(report)
 }
 
 /// Godot 3: one Dictionary per frame (script_debugger_remote.cpp 178-194).

@@ -93,11 +93,13 @@ impl Assembler {
                 Some(Ok(raw)) => raw,
                 Some(Err(e)) => return Some(Err(e)),
             };
-            return Some(Message::parse(raw, protocol).map_err(|(reason, raw)| MessageError {
-                offset: at,
-                reason,
-                raw: Some(raw),
-            }));
+            return Some(
+                Message::parse(raw, protocol).map_err(|(reason, raw)| MessageError {
+                    offset: at,
+                    reason,
+                    raw: Some(raw),
+                }),
+            );
         }
     }
 
@@ -377,6 +379,10 @@ mod tests {
         assert_eq!(got.len(), 3, "{got:?}");
         assert!(got[0].as_ref().unwrap_err().reason.contains("limit"));
         assert_eq!(got[1], Ok(Message::DebugExit));
-        assert!(got[2].as_ref().unwrap_err().reason.contains("closed inside a frame"));
+        assert!(got[2]
+            .as_ref()
+            .unwrap_err()
+            .reason
+            .contains("closed inside a frame"));
     }
 }
