@@ -66,7 +66,8 @@ async fn debug_a_game(engine: Engine) {
     } else {
         ("game4.gd", include_str!("live/debugger/game4.gd"))
     };
-    let error_line = line_of(script, "ERROR_LINE");
+    let error_line = line_of(script, "# ERROR_LINE");
+    let runtime_error_line = line_of(script, "RUNTIME_ERROR_LINE");
     let project = Project::new(engine, &[(name, script)]);
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
@@ -172,6 +173,56 @@ async fn debug_a_game(engine: Engine) {
     let at = w.send(Command::Continue).await;
     w.wait("debug_exit", at, |m| {
         (*m == Message::DebugExit).then_some(())
+    })
+    .await;
+
+    // A value the script cannot add 1 to: a runtime error stops the game at its line. Fixing
+    // the value while it is stopped and continuing lets it run on.
+    let at = w
+        .send(Command::SetProperty {
+            id: probe.id,
+            property: "value".into(),
+            value: gdvariant::from_text("Vector2(1, 2)", w.session.protocol().unwrap().dialect())
+                .unwrap(),
+        })
+        .await;
+    let enter = w
+        .wait("the runtime error's debug_enter", at, |m| match m {
+            Message::DebugEnter(d) => Some(d.clone()),
+            _ => None,
+        })
+        .await;
+    assert!(enter.reason.contains("Invalid operands"), "{enter:?}");
+    let at = w.send(Command::GetStackDump).await;
+    let frames = w
+        .wait("the runtime error's stack", at, |m| match m {
+            Message::StackDump(f) => Some(f.clone()),
+            _ => None,
+        })
+        .await;
+    let main = if engine.is_godot3() {
+        "_idle"
+    } else {
+        "_process"
+    };
+    assert_eq!(
+        (
+            frames[0].file.as_str(),
+            frames[0].function.as_str(),
+            frames[0].line
+        ),
+        (format!("res://{name}").as_str(), main, runtime_error_line),
+        "{frames:#?}"
+    );
+    w.send(Command::SetProperty {
+        id: probe.id,
+        property: "value".into(),
+        value: Variant::Int(7),
+    })
+    .await;
+    let at = w.send(Command::Continue).await;
+    w.wait("the game to print value=7", at, |m| {
+        output_has(m, "game: value=7").then_some(())
     })
     .await;
 

@@ -1,7 +1,8 @@
 extends SceneTree
-# The game the live debugger tests talk to (Godot 4): it prints, reports an error from a known
-# line, and prints every value the debugger sets on its Probe node; 1000 makes it quit (by
-# quit(): what _idle returns does not stop a Godot 3.2 SceneTree).
+# The game the live debugger tests talk to (Godot 4): it prints, reports an error from a
+# known line, stops on a runtime error while its Probe's value is not an int, and prints every
+# value the debugger sets; 1000 makes it quit (by quit(): what _idle returns does not stop a
+# Godot 3.2 SceneTree).
 
 var probe
 var last = 0
@@ -24,6 +25,8 @@ func _process(_delta):
 	frames += 1
 	if frames == 5:
 		report_problem()
+	if typeof(probe.value) != TYPE_INT:
+		print("game: %s" % (probe.value + 1)) # RUNTIME_ERROR_LINE
 	if probe.value != last:
 		last = probe.value
 		print("game: value=%d" % last)
