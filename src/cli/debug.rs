@@ -254,7 +254,7 @@ fn show(
     let mut out = std::io::stdout().lock();
     writeln!(out, "{text}")
         .and_then(|()| out.flush())
-        .map_err(|e| Failure::io(std::path::Path::new("<stdout>"), e))
+        .map_err(super::out_err)
 }
 
 fn value_text(v: &Variant, dialect: Dialect) -> String {
