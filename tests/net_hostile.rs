@@ -2,19 +2,10 @@
 //! truncated value and a disconnect in the middle of a frame each get that client dropped with a
 //! log line, while a well-behaved client connected all along keeps getting its replies.
 
-// Each example carries its own copy of examples/common (so that a user can copy one example
-// and that folder); here the three copies are three modules.
-#![allow(clippy::duplicate_mod)]
+#[path = "live/examples.rs"]
+mod examples;
 
-#[allow(dead_code)]
-#[path = "../examples/tcp_server.rs"]
-mod tcp_server;
-#[allow(dead_code)]
-#[path = "../examples/udp_server.rs"]
-mod udp_server;
-#[allow(dead_code)]
-#[path = "../examples/websocket_server.rs"]
-mod websocket_server;
+use examples::{tcp_server, udp_server, websocket_server};
 
 use futures_util::{SinkExt, StreamExt};
 use gdvariant::codec::VariantCodec;

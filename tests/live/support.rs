@@ -84,7 +84,22 @@ impl Project {
 
     /// Starts `script` (a file of the project) with extra engine arguments.
     pub fn run(&self, engine: Engine, bin: &Path, script: &str, args: &[String]) -> Game {
+        self.run_with_env(engine, bin, script, args, &[])
+    }
+
+    /// Like [`Project::run`], with environment variables for the script; its output goes to
+    /// files named after the first variable's value, so several games can share a project.
+    pub fn run_with_env(
+        &self,
+        engine: Engine,
+        bin: &Path,
+        script: &str,
+        args: &[String],
+        env: &[(&str, String)],
+    ) -> Game {
         let mut cmd = Command::new(bin);
+        cmd.envs(env.iter().map(|(k, v)| (k, v)));
+        let tag = env.first().map(|(_, v)| v.as_str()).unwrap_or("game");
         if engine.is_godot3() {
             cmd.arg("--no-window");
         } else {
@@ -93,8 +108,10 @@ impl Project {
         cmd.arg("--path").arg(&self.dir).args(args);
         cmd.arg(if engine.is_godot3() { "-s" } else { "--script" });
         cmd.arg(format!("res://{script}"));
-        let out = std::fs::File::create(self.dir.join("stdout.txt")).expect("stdout file");
-        let err = std::fs::File::create(self.dir.join("stderr.txt")).expect("stderr file");
+        let out =
+            std::fs::File::create(self.dir.join(format!("{tag}.stdout.txt"))).expect("stdout file");
+        let err =
+            std::fs::File::create(self.dir.join(format!("{tag}.stderr.txt"))).expect("stderr file");
         let child = cmd
             .env("LANG", "en")
             .stdin(Stdio::null())
@@ -105,6 +122,7 @@ impl Project {
         Game {
             child,
             dir: self.dir.clone(),
+            tag: tag.to_string(),
         }
     }
 }
@@ -119,6 +137,7 @@ impl Drop for Project {
 pub struct Game {
     child: Child,
     dir: PathBuf,
+    tag: String,
 }
 
 impl Game {
@@ -134,14 +153,17 @@ impl Game {
         None
     }
 
+    /// What the engine printed on stdout so far.
+    pub fn stdout(&self) -> String {
+        std::fs::read_to_string(self.dir.join(format!("{}.stdout.txt", self.tag)))
+            .unwrap_or_default()
+    }
+
     /// What the engine printed so far, for failure messages.
     pub fn output(&self) -> String {
-        let read = |f: &str| std::fs::read_to_string(self.dir.join(f)).unwrap_or_default();
-        format!(
-            "--- stdout ---\n{}\n--- stderr ---\n{}",
-            read("stdout.txt"),
-            read("stderr.txt")
-        )
+        let err = std::fs::read_to_string(self.dir.join(format!("{}.stderr.txt", self.tag)))
+            .unwrap_or_default();
+        format!("--- stdout ---\n{}\n--- stderr ---\n{err}", self.stdout())
     }
 }
 
