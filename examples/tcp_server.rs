@@ -13,8 +13,9 @@
 pub mod common;
 
 use common::{reply, Log, Settings, MAX_VALUE};
-use futures_util::{SinkExt, StreamExt};
+use futures_util::{FutureExt, SinkExt, StreamExt};
 use gdvariant::codec::{CodecError, VariantCodec};
+use gdvariant::Variant;
 use tokio::net::{TcpListener, TcpStream};
 use tokio_util::codec::{FramedRead, FramedWrite};
 
@@ -35,7 +36,14 @@ async fn client(stream: TcpStream, settings: Settings) -> Result<i64, CodecError
     let mut seq = 0;
     while let Some(value) = values.next().await {
         seq += 1;
-        replies.send(reply(value?, seq)).await?;
+        replies.feed(reply(value?, seq)).await?;
+        // Answer every value that has already arrived before writing to the socket: a burst
+        // costs one write, not one per value.
+        while let Some(Some(value)) = values.next().now_or_never() {
+            seq += 1;
+            replies.feed(reply(value?, seq)).await?;
+        }
+        SinkExt::<Variant>::flush(&mut replies).await?;
     }
     Ok(seq)
 }

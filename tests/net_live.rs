@@ -4,10 +4,10 @@
 //! have no WebSocket module) `WebSocketClient`, check every reply and print the verdict, while a
 //! hostile client sends garbage to the same server.
 
-#[path = "live/support.rs"]
-mod live;
 #[path = "live/examples.rs"]
 mod examples;
+#[path = "live/support.rs"]
+mod live;
 
 use examples::{tcp_server, udp_server, websocket_server};
 
