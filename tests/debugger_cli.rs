@@ -89,10 +89,16 @@ impl Cli {
         stdin.flush().unwrap();
     }
 
+    /// Waits for the command to exit, then for the rest of its output (stdout and stderr are
+    /// read by two threads, so their lines may arrive in any order).
     fn exit_code(&mut self) -> Option<i32> {
         let end = Instant::now() + PATIENCE;
         while Instant::now() < end {
             if let Ok(Some(s)) = self.child.try_wait() {
+                // Both pipes closed: the readers end and the channel disconnects.
+                while let Ok(line) = self.lines.recv_timeout(PATIENCE) {
+                    self.seen.push(line);
+                }
                 return s.code();
             }
             std::thread::sleep(Duration::from_millis(20));
