@@ -6,7 +6,7 @@
 #[path = "live/support.rs"]
 mod live;
 
-use gdvariant::debugger::{Command, Message, OutputKind, Protocol, Session};
+use gdvariant::debugger::{Command, Message, OutputKind, Protocol, Session, VarScope};
 use gdvariant::Variant;
 use live::{line_of, remote_debug_args, Engine, Project};
 use std::time::Duration;
@@ -68,6 +68,7 @@ async fn debug_a_game(engine: Engine) {
     };
     let error_line = line_of(script, "# ERROR_LINE");
     let runtime_error_line = line_of(script, "RUNTIME_ERROR_LINE");
+    let break_line = line_of(script, "BREAK_LINE");
     let project = Project::new(engine, &[(name, script)]);
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
@@ -102,6 +103,20 @@ async fn debug_a_game(engine: Engine) {
         })
         .await;
     assert!(!report.warning);
+    if !engine.is_godot3() {
+        // EngineDebugger.send_message to a capture nobody registered: kept whole.
+        let custom = w
+            .wait("the game's own message", 0, |m| match m {
+                Message::Custom(raw) if raw.name == "gdvariant:hello" => Some(raw.clone()),
+                _ => None,
+            })
+            .await;
+        assert_eq!(
+            custom.args,
+            [Variant::from("from the game"), Variant::Int(42)]
+        );
+        assert_eq!(custom.thread, Some(1));
+    }
     let top = report.stack.first().expect("a script call stack");
     assert_eq!(
         (top.file.as_str(), top.function.as_str(), top.line),
@@ -176,6 +191,53 @@ async fn debug_a_game(engine: Engine) {
     })
     .await;
 
+    // A breakpoint set from here stops the game at its line; `next` steps to a later line.
+    let path = format!("res://{name}");
+    let at = w
+        .send(Command::Breakpoint {
+            path: path.clone(),
+            line: break_line,
+            set: true,
+        })
+        .await;
+    let enter = w
+        .wait("the breakpoint's debug_enter", at, |m| match m {
+            Message::DebugEnter(d) => Some(d.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(enter.reason, "Breakpoint");
+    let stack_top = |m: &Message| match m {
+        Message::StackDump(f) if !f.is_empty() => Some(f[0].clone()),
+        _ => None,
+    };
+    let at = w.send(Command::GetStackDump).await;
+    let top = w.wait("the breakpoint's stack", at, stack_top).await;
+    assert_eq!((top.file.as_str(), top.line), (path.as_str(), break_line));
+    w.send(Command::Breakpoint {
+        path: path.clone(),
+        line: break_line,
+        set: false,
+    })
+    .await;
+    let at = w.send(Command::Next).await;
+    w.wait("debug_exit after next", at, |m| {
+        (*m == Message::DebugExit).then_some(())
+    })
+    .await;
+    w.wait("debug_enter after next", at, |m| {
+        matches!(m, Message::DebugEnter(_)).then_some(())
+    })
+    .await;
+    let at = w.send(Command::GetStackDump).await;
+    let top = w.wait("the stack after next", at, stack_top).await;
+    assert!(top.line > break_line, "{top:?}");
+    let at = w.send(Command::Continue).await;
+    w.wait("debug_exit", at, |m| {
+        (*m == Message::DebugExit).then_some(())
+    })
+    .await;
+
     // A value the script cannot add 1 to: a runtime error stops the game at its line. Fixing
     // the value while it is stopped and continuing lets it run on.
     let at = w
@@ -213,6 +275,34 @@ async fn debug_a_game(engine: Engine) {
         ),
         (format!("res://{name}").as_str(), main, runtime_error_line),
         "{frames:#?}"
+    );
+    // The variables of that frame: the script's members, `frames` among them.
+    let at = w.send(Command::GetStackFrameVars(0)).await;
+    let frames_var = if engine.is_godot3() {
+        w.wait("the frame's variables", at, |m| match m {
+            Message::StackFrameVars(vars) => vars.iter().find(|v| v.name == "frames").cloned(),
+            _ => None,
+        })
+        .await
+    } else {
+        // Godot 4 announces a count, then sends one message per variable.
+        let count = w
+            .wait("the frame's variable count", at, |m| match m {
+                Message::StackFrameVarCount(n) => Some(*n),
+                _ => None,
+            })
+            .await;
+        assert!(count > 0);
+        w.wait("the `frames` variable", at, |m| match m {
+            Message::StackFrameVar(v) if v.name == "frames" => Some(v.clone()),
+            _ => None,
+        })
+        .await
+    };
+    assert_eq!(frames_var.scope, VarScope::Member);
+    assert!(
+        matches!(frames_var.value, Variant::Int(n) if n >= 5),
+        "{frames_var:?}"
     );
     w.send(Command::SetProperty {
         id: probe.id,

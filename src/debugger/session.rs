@@ -114,14 +114,20 @@ impl Session {
                         let fresh = &self.assembler.buf[before..];
                         if let Err(e) = rec.write(Direction::FromGame, fresh) {
                             self.recorder = None;
-                            return Some(Err(recording_failed(e)));
+                            return Some(Err(MessageError {
+                                offset: self.assembler.received(),
+                                reason: format!(
+                                    "writing the capture file failed, recording stopped: {e}"
+                                ),
+                                raw: None,
+                            }));
                         }
                     }
                 }
                 Err(e) => {
                     self.eof = true;
                     return Some(Err(MessageError {
-                        offset: 0,
+                        offset: self.assembler.received(),
                         reason: format!("reading from the game failed: {e}"),
                         raw: None,
                     }));
@@ -154,13 +160,5 @@ impl Session {
         }
         self.writer.write_all(&out).await?;
         self.writer.flush().await
-    }
-}
-
-fn recording_failed(e: io::Error) -> MessageError {
-    MessageError {
-        offset: 0,
-        reason: format!("writing the capture file failed, recording stopped: {e}"),
-        raw: None,
     }
 }

@@ -79,6 +79,11 @@ impl Assembler {
         self.protocol
     }
 
+    /// How many bytes of the stream have arrived.
+    pub(crate) fn received(&self) -> u64 {
+        self.offset + self.buf.len() as u64
+    }
+
     /// The next message or error the buffered bytes hold, or `None` until more arrive.
     pub(crate) fn next_event(&mut self) -> Option<Result<Message, MessageError>> {
         loop {

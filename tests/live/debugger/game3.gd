@@ -25,7 +25,7 @@ func _idle(_delta):
 	frames += 1
 	if frames == 5:
 		report_problem()
-	if typeof(probe.value) != TYPE_INT:
+	if typeof(probe.value) != TYPE_INT: # BREAK_LINE
 		print("game: %s" % (probe.value + 1)) # RUNTIME_ERROR_LINE
 	if probe.value != last:
 		last = probe.value

@@ -20,12 +20,14 @@ func _initialize():
 	root.add_child(probe)
 	started = Time.get_ticks_msec()
 	print("game: ready")
+	# A message to a capture of our own, as an editor plugin's game side would send.
+	EngineDebugger.send_message("gdvariant:hello", ["from the game", 42])
 
 func _process(_delta):
 	frames += 1
 	if frames == 5:
 		report_problem()
-	if typeof(probe.value) != TYPE_INT:
+	if typeof(probe.value) != TYPE_INT: # BREAK_LINE
 		print("game: %s" % (probe.value + 1)) # RUNTIME_ERROR_LINE
 	if probe.value != last:
 		last = probe.value
