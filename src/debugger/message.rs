@@ -706,3 +706,57 @@ fn inspect(a: &mut Args<'_>) -> Result<InspectedObject, Shape> {
         properties,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Array;
+
+    fn raw(name: &str, thread: Option<i64>, args: Vec<Variant>) -> RawMessage {
+        RawMessage {
+            name: name.into(),
+            thread,
+            args,
+        }
+    }
+
+    #[test]
+    fn godot3_2_2_output_is_bare_strings() {
+        // 3.2.2 sends each line as a String, 3.2.3 as [text, type] (reference §2.4).
+        let m = Message::parse(raw("output", None, vec!["hi".into()]), Protocol::Godot3);
+        assert_eq!(
+            m,
+            Ok(Message::Output(vec![OutputLine {
+                text: "hi".into(),
+                kind: OutputKind::Log
+            }]))
+        );
+    }
+
+    #[test]
+    fn godot4_5_debug_enter_names_its_thread_by_id() {
+        // PR #98379: the fourth field became the thread id (an int) instead of its name.
+        let args = vec![true.into(), "Breakpoint".into(), true.into(), 1.into()];
+        let Ok(Message::DebugEnter(d)) =
+            Message::parse(raw("debug_enter", Some(1), args), Protocol::Godot4)
+        else {
+            panic!("not read")
+        };
+        assert_eq!(d.thread, Some(Variant::Int(1)));
+    }
+
+    #[test]
+    fn wrong_shapes_name_the_argument_and_keep_the_message() {
+        let args = vec![Variant::Array(Array::default())];
+        let (why, kept) =
+            Message::parse(raw("stack_dump", Some(1), args.clone()), Protocol::Godot4)
+                .unwrap_err();
+        assert_eq!(why, "argument 0 of `stack_dump`: expected an int, got Array");
+        assert_eq!(kept.args, args);
+        // A scene tree whose node claims more children than follow.
+        let args: Vec<Variant> = vec![5.into(), "root".into(), "Node".into(), 1.into()];
+        let (why, _) =
+            Message::parse(raw("message:scene_tree", None, args), Protocol::Godot3).unwrap_err();
+        assert!(why.contains("claims 5 children"), "{why}");
+    }
+}
