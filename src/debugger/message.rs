@@ -749,9 +749,11 @@ mod tests {
     fn wrong_shapes_name_the_argument_and_keep_the_message() {
         let args = vec![Variant::Array(Array::default())];
         let (why, kept) =
-            Message::parse(raw("stack_dump", Some(1), args.clone()), Protocol::Godot4)
-                .unwrap_err();
-        assert_eq!(why, "argument 0 of `stack_dump`: expected an int, got Array");
+            Message::parse(raw("stack_dump", Some(1), args.clone()), Protocol::Godot4).unwrap_err();
+        assert_eq!(
+            why,
+            "argument 0 of `stack_dump`: expected an int, got Array"
+        );
         assert_eq!(kept.args, args);
         // A scene tree whose node claims more children than follow.
         let args: Vec<Variant> = vec![5.into(), "root".into(), "Node".into(), 1.into()];
