@@ -8,6 +8,8 @@ pub mod borrowed;
 #[cfg(feature = "codec")]
 pub mod codec;
 pub mod convert;
+#[cfg(feature = "debugger")]
+pub mod debugger;
 mod decode;
 mod dialect;
 mod encode;

@@ -6,6 +6,7 @@
 //! read or written.
 
 mod commands;
+mod debug;
 mod text;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -41,6 +42,9 @@ enum Command {
     Convert(commands::ConvertArgs),
     /// Guess the dialect, version and framing of unknown bytes, and say why.
     Guess(commands::GuessArgs),
+    /// Talk to a running Godot game through its remote debugger (`--remote-debug`): listen,
+    /// print its messages, send commands; or replay a recorded session.
+    Debug(debug::DebugArgs),
 }
 
 /// The engine family, or `auto` to guess it from the bytes.
@@ -275,6 +279,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Explain(a) => commands::explain(a),
         Command::Convert(a) => commands::convert(a),
         Command::Guess(a) => commands::guess(a),
+        Command::Debug(a) => debug::debug(a),
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,
