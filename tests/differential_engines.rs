@@ -1,6 +1,6 @@
 //! Differential fuzzing against live engines: fixture bytes mutated from a fixed seed go through `godot3-server` (3.2.3) and headless Godot 4.3 and 4.4.1, and through `decode` + `encode`; every disagreement is sorted into a named category, and a category missing from the allowlist fails the test.
 //!
-//! `GDVARIANT_DIFF_CASES` sets the inputs per engine (default 3000), `GDVARIANT_DIFF_SEED` the
+//! `GDVARIANT_DIFF_CASES` sets the inputs per engine (default 20,000), `GDVARIANT_DIFF_SEED` the
 //! seed. Engines: `godot3-server` on PATH (or `GODOT3_BIN`), `GODOT4_3` and `GODOT4_4`
 //! (`eval "$(../shared/engines/install.sh --env)"`); a missing engine skips with a notice, or
 //! fails when `CI=true`.
@@ -27,19 +27,19 @@ struct Known {
 
 const KNOWN: &[Known] = &[
     Known {
-        category: "g4_refuses_invalid_utf8_we_replace",
+        category: "engine_refuses_invalid_utf8_we_accept",
         engines: &["godot4.3", "godot4.4.1"],
         repro: "0400000003000000eda08000",
-        reason: "Godot 4's parse_utf8 fails on a lone surrogate, so decode_variant gives ERR_INVALID_DATA; we decode U+FFFD",
+        reason: "Godot 4's parse_utf8 fails on a lone surrogate, so decode_variant gives ERR_INVALID_DATA; we decode U+FFFD (and may fail later, with another error)",
     },
     Known {
-        category: "g4_refuses_invalid_utf8_we_replace",
+        category: "engine_refuses_invalid_utf8_we_accept",
         engines: &["godot4.3", "godot4.4.1"],
         repro: "0400000005000000f888808080000000",
         reason: "the same for a 5-byte form",
     },
     Known {
-        category: "overlong_utf8_refused_by_engine_we_decode",
+        category: "engine_refuses_invalid_utf8_we_accept",
         engines: &["godot3.2.3", "godot4.3", "godot4.4.1"],
         repro: "0400000003000000e0808000",
         reason: "the engines refuse the overlong e0 80 80 (ERR_INVALID_DATA); we decode it as U+0000",
@@ -111,10 +111,34 @@ const KNOWN: &[Known] = &[
         reason: "3.2.3 compares Dictionary keys that are containers by identity, so {{}: 1, {}: 2} keeps two entries; we merge equal keys",
     },
     Known {
-        category: "g4_nodepath_name_subname_counts_wrap",
+        category: "nodepath_name_subname_counts_wrap",
         engines: &["godot4.3", "godot4.4.1"],
         repro: "16000000ffffffff0100008000000000",
-        reason: "4.3 and 4.4.1 add name and subname counts in 32 bits, so 0x7fffffff + 0x80000001 wraps to an empty NodePath; we refuse the counts",
+        reason: "the engines add name and subname counts in 32 bits, so 0x7fffffff + 0x80000001 wraps to an empty NodePath; we refuse the counts",
+    },
+    Known {
+        category: "nodepath_name_subname_counts_wrap",
+        engines: &["godot3.2.3"],
+        repro: "0f00000001000080ffffffff00000000",
+        reason: "the same in 3.2.3: 1 name + 0xffffffff subnames is 0 strings",
+    },
+    Known {
+        category: "array_typed_nil_is_untyped",
+        engines: &["godot4.3", "godot4.4.1"],
+        repro: "1c0001000000000000000000",
+        reason: "an Array typed builtin NIL is an untyped Array in the engine (it writes it back untyped); we keep the type",
+    },
+    Known {
+        category: "typed_dictionary_drops_mismatched_entries",
+        engines: &["godot4.4.1"],
+        repro: "1b00050002000000020000000100000004000000000000000200000001000000",
+        reason: "Dictionary[int, int] holding a String key: the engine's typed Dictionary drops the entry; we keep it",
+    },
+    Known {
+        category: "typed_object_dictionary_becomes_encoded_object_as_id",
+        engines: &["godot4.4.1"],
+        repro: "1b000200040000004e6f646500000000",
+        reason: "a Dictionary keyed by a class (here Node) read without allow_objects is keyed EncodedObjectAsID in the engine; we keep the class",
     },
 ];
 
@@ -449,6 +473,9 @@ fn first_difference(a: &Variant, b: &Variant) -> Option<String> {
             if y.typed.as_ref().is_some_and(|t| t.element == as_id) {
                 return Some("typed_object_array_becomes_encoded_object_as_id".into());
             }
+            if y.typed.is_none() && x.typed.as_ref().is_some_and(|t| t.element == ElementType::Builtin(Kind::Nil)) {
+                return Some("array_typed_nil_is_untyped".into());
+            }
             return Some(format!(
                 "typed_array_type_differs:{:?}",
                 x.typed.as_ref().map(|t| &t.element)
@@ -463,8 +490,18 @@ fn first_difference(a: &Variant, b: &Variant) -> Option<String> {
             }
             return x.items.iter().zip(&y.items).find_map(|(p, q)| first_difference(p, q));
         }
-        (Variant::Dictionary(x), Variant::Dictionary(y)) if x.typed == y.typed => {
+        (Variant::Dictionary(x), Variant::Dictionary(y)) if x.typed != y.typed => {
+            let as_id = Some(ElementType::Class("EncodedObjectAsID".into()));
+            if y.typed.as_ref().is_some_and(|t| t.key == as_id || t.value == as_id) {
+                return Some("typed_object_dictionary_becomes_encoded_object_as_id".into());
+            }
+            return Some("typed_dictionary_types_differ".into());
+        }
+        (Variant::Dictionary(x), Variant::Dictionary(y)) => {
             if x.len() != y.len() {
+                if x.typed.is_some() {
+                    return Some("typed_dictionary_drops_mismatched_entries".into());
+                }
                 return Some("dictionary_size_differs".into());
             }
             return x
@@ -490,10 +527,22 @@ fn first_difference(a: &Variant, b: &Variant) -> Option<String> {
     })
 }
 
-/// Whether the input holds an overlong UTF-8 form (`c0 80`, `e0 80 80`, `f0 80 80 80`…).
-fn has_overlong_utf8(input: &[u8]) -> bool {
-    input.windows(2).any(|w| {
-        matches!(w, [0xc0 | 0xc1, 0x80..=0xbf] | [0xe0, 0x80..=0x9f] | [0xf0, 0x80..=0x8f])
+/// Whether the input holds a UTF-8 form that the engine refuses: an overlong form (`c0 80`,
+/// `e0 80 80`, `f0 80 80 80`) for both; for Godot 4 also a surrogate (`ed a0 80`), a code
+/// point beyond U+10FFFF (`f4 90 80 80`) and the 5- and 6-byte forms. Continuation bytes are
+/// required, so that random binary data seldom matches.
+fn has_refused_utf8(input: &[u8], dialect: Dialect) -> bool {
+    let cont = |b: &[u8]| b.iter().all(|c| (0x80..=0xbf).contains(c));
+    (0..input.len()).any(|i| {
+        let w = &input[i..];
+        let overlong = matches!(w, [0xc0 | 0xc1, c, ..] if cont(&[*c]))
+            || matches!(w, [0xe0, 0x80..=0x9f, c, ..] if cont(&[*c]))
+            || matches!(w, [0xf0, 0x80..=0x8f, c, d, ..] if cont(&[*c, *d]));
+        let g4_only = matches!(w, [0xed, 0xa0..=0xbf, c, ..] if cont(&[*c]))
+            || matches!(w, [0xf4, 0x90..=0xbf, c, d, ..] if cont(&[*c, *d]))
+            || matches!(w, [0xf8..=0xfb, rest @ ..] if rest.len() >= 4 && cont(&rest[..4]))
+            || matches!(w, [0xfc | 0xfd, rest @ ..] if rest.len() >= 5 && cont(&rest[..5]));
+        overlong || (dialect == Dialect::Godot4 && g4_only)
     })
 }
 
@@ -521,7 +570,13 @@ fn classify(engine: &Engine, input: &[u8], theirs: &Verdict) -> String {
     let nodepath_counts = ours_err
         .as_ref()
         .is_some_and(|e| kind_before(engine, input, e.offset()) == Some(Kind::NodePath));
+    // The engine refused invalid UTF-8 where we read on (and perhaps failed later, with
+    // another error).
+    let engine_refused_utf8 = matches!(theirs, Verdict::Err(e) if e == "ERR_INVALID_DATA")
+        && (raw.starts_with("engine_refuses") || raw.starts_with("error_code:"))
+        && has_refused_utf8(input, engine.dialect);
     let named = match raw.as_str() {
+        _ if engine_refused_utf8 => "engine_refuses_invalid_utf8_we_accept",
         "nan_bits_differ" => "signalling_nan_quieted",
         "nodepath_absolute_flag_differs" if engine.dialect == Dialect::Godot3 => {
             "g3_empty_nodepath_drops_absolute"
@@ -529,18 +584,10 @@ fn classify(engine: &Engine, input: &[u8], theirs: &Verdict) -> String {
         "engine_keeps_invalid_utf8_we_replace" if engine.dialect == Dialect::Godot3 => {
             "g3_keeps_invalid_utf8_we_replace"
         }
-        "engine_refuses_utf8_we_replace:ERR_INVALID_DATA" if engine.dialect == Dialect::Godot4 => {
-            "g4_refuses_invalid_utf8_we_replace"
-        }
-        r if r.starts_with("engine_refuses_we_accept:ERR_INVALID_DATA") && has_overlong_utf8(input) => {
-            "overlong_utf8_refused_by_engine_we_decode"
-        }
         "error_code:LengthOutOfBounds:ERR_INVALID_DATA(ours)!=ERR_FILE_EOF(engine)" if nodepath_counts => {
             "nodepath_string_count_checked_before_strings"
         }
-        "we_refuse_engine_accepts:LengthOutOfBounds" if nodepath_counts && engine.dialect == Dialect::Godot4 => {
-            "g4_nodepath_name_subname_counts_wrap"
-        }
+        "we_refuse_engine_accepts:LengthOutOfBounds" if nodepath_counts => "nodepath_name_subname_counts_wrap",
         "reencoding_differs"
             if engine.dialect == Dialect::Godot3
                 && ours(engine, input).1.is_ok_and(|v| {
@@ -623,7 +670,7 @@ fn cases() -> usize {
     std::env::var("GDVARIANT_DIFF_CASES")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(3000)
+        .unwrap_or(20_000)
 }
 
 fn differential(engine: Engine, fixture_dir: &str) {
