@@ -151,12 +151,15 @@ enum Verdict {
     Err(String),
 }
 
+/// Runs a batch of inputs through an engine, one verdict per input.
+type RunBatch = dyn Fn(&[Vec<u8>]) -> Vec<Verdict>;
+
 /// One engine under test.
 struct Engine {
     name: &'static str,
     dialect: Dialect,
     version: Version,
-    run: Box<dyn Fn(&[Vec<u8>]) -> Vec<Verdict>>,
+    run: Box<RunBatch>,
 }
 
 fn is_ci() -> bool {
@@ -164,7 +167,10 @@ fn is_ci() -> bool {
 }
 
 fn godot4(var: &'static str, name: &'static str, version: Version) -> Option<Engine> {
-    let Some(bin) = std::env::var_os(var).map(PathBuf::from).filter(|p| p.is_file()) else {
+    let Some(bin) = std::env::var_os(var)
+        .map(PathBuf::from)
+        .filter(|p| p.is_file())
+    else {
         if is_ci() {
             panic!("{var} is not set but CI=true: eval \"$(../shared/engines/install.sh --env)\"");
         }
@@ -196,7 +202,13 @@ fn run_godot4(bin: &Path, inputs: &[Vec<u8>]) -> Vec<Verdict> {
     std::fs::copy(&harness, dir.join("godot4_b2v.gd")).expect("copy harness");
     let lines: String = inputs
         .iter()
-        .map(|b| if b.is_empty() { "-\n".to_string() } else { hex(b) + "\n" })
+        .map(|b| {
+            if b.is_empty() {
+                "-\n".to_string()
+            } else {
+                hex(b) + "\n"
+            }
+        })
         .collect();
     std::fs::write(dir.join("in.txt"), lines).expect("write inputs");
     // A script error would leave the engine running for ever: always under a timeout.
@@ -221,7 +233,10 @@ fn run_godot4(bin: &Path, inputs: &[Vec<u8>]) -> Vec<Verdict> {
         replies.len(),
         inputs.len(),
         out.status.code(),
-        String::from_utf8_lossy(&out.stderr).chars().take(4000).collect::<String>()
+        String::from_utf8_lossy(&out.stderr)
+            .chars()
+            .take(4000)
+            .collect::<String>()
     );
     // The first `Returning: ERR_*` after "@@case N" is input N's innermost error.
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -310,8 +325,21 @@ const SPLICES: &[&[u8]] = &[
 ];
 
 const WORDS: &[u32] = &[
-    0, 1, 2, 3, 4, 5, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, 0x8000_0001, 0x8000_0002, 0x10000,
-    0x30000, 0x50000, 0xf0000,
+    0,
+    1,
+    2,
+    3,
+    4,
+    5,
+    0x7fff_ffff,
+    0x8000_0000,
+    0xffff_ffff,
+    0x8000_0001,
+    0x8000_0002,
+    0x10000,
+    0x30000,
+    0x50000,
+    0xf0000,
 ];
 
 /// One deterministic mutation of `input` (1 to 3 edits).
@@ -374,7 +402,9 @@ fn fixtures(dir: &str) -> Vec<Vec<u8>> {
     let root = common::fixtures().join(dir);
     let mut out = Vec::new();
     for sub in [root.clone(), root.join("game")] {
-        let Ok(rd) = std::fs::read_dir(&sub) else { continue };
+        let Ok(rd) = std::fs::read_dir(&sub) else {
+            continue;
+        };
         let mut files: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
         files.sort();
         for p in files {
@@ -406,7 +436,13 @@ fn ours(engine: &Engine, input: &[u8]) -> (Verdict, Result<Variant, DecodeError>
             };
             let bytes = encode(&v, engine.dialect, &eo)
                 .unwrap_or_else(|e| panic!("{}: decoded {v:?} does not encode: {e}", engine.name));
-            (Verdict::Ok { used: Some(used), bytes }, Ok(v))
+            (
+                Verdict::Ok {
+                    used: Some(used),
+                    bytes,
+                },
+                Ok(v),
+            )
         }
     }
 }
@@ -438,14 +474,17 @@ fn replaced_text(v: &Variant, input: &[u8]) -> bool {
         return false;
     }
     let bad = |s: &str| s.contains('\u{fffd}');
-    let class = |t: &ElementType| matches!(t, ElementType::Class(c) | ElementType::Script(c) if bad(c));
+    let class =
+        |t: &ElementType| matches!(t, ElementType::Class(c) | ElementType::Script(c) if bad(c));
     contains(v, |x| match x {
         Variant::String(s) => bad(s),
         Variant::StringName(s) => bad(&s.0),
         Variant::NodePath(p) => p.names.iter().chain(&p.subnames).any(|s| bad(s)),
         Variant::PackedStringArray(a) => a.iter().any(|s| bad(s)),
         Variant::Signal(s) => bad(&format!("{s:?}")),
-        Variant::Object(Object::Full(o)) => bad(&o.class) || o.properties.iter().any(|(n, _)| bad(n)),
+        Variant::Object(Object::Full(o)) => {
+            bad(&o.class) || o.properties.iter().any(|(n, _)| bad(n))
+        }
         Variant::Array(a) => a.typed.as_ref().is_some_and(|t| class(&t.element)),
         Variant::Dictionary(d) => d.typed.as_ref().is_some_and(|t| {
             t.key.as_ref().is_some_and(class) || t.value.as_ref().is_some_and(class)
@@ -473,7 +512,11 @@ fn first_difference(a: &Variant, b: &Variant) -> Option<String> {
             if y.typed.as_ref().is_some_and(|t| t.element == as_id) {
                 return Some("typed_object_array_becomes_encoded_object_as_id".into());
             }
-            if y.typed.is_none() && x.typed.as_ref().is_some_and(|t| t.element == ElementType::Builtin(Kind::Nil)) {
+            if y.typed.is_none()
+                && x.typed
+                    .as_ref()
+                    .is_some_and(|t| t.element == ElementType::Builtin(Kind::Nil))
+            {
                 return Some("array_typed_nil_is_untyped".into());
             }
             return Some(format!(
@@ -488,11 +531,18 @@ fn first_difference(a: &Variant, b: &Variant) -> Option<String> {
                 }
                 return Some("array_length_differs".into());
             }
-            return x.items.iter().zip(&y.items).find_map(|(p, q)| first_difference(p, q));
+            return x
+                .items
+                .iter()
+                .zip(&y.items)
+                .find_map(|(p, q)| first_difference(p, q));
         }
         (Variant::Dictionary(x), Variant::Dictionary(y)) if x.typed != y.typed => {
             let as_id = Some(ElementType::Class("EncodedObjectAsID".into()));
-            if y.typed.as_ref().is_some_and(|t| t.key == as_id || t.value == as_id) {
+            if y.typed
+                .as_ref()
+                .is_some_and(|t| t.key == as_id || t.value == as_id)
+            {
                 return Some("typed_object_dictionary_becomes_encoded_object_as_id".into());
             }
             return Some("typed_dictionary_types_differ".into());
@@ -508,7 +558,9 @@ fn first_difference(a: &Variant, b: &Variant) -> Option<String> {
                 .entries()
                 .iter()
                 .zip(y.entries())
-                .find_map(|((k, p), (l, q))| first_difference(k, l).or_else(|| first_difference(p, q)));
+                .find_map(|((k, p), (l, q))| {
+                    first_difference(k, l).or_else(|| first_difference(p, q))
+                });
         }
         (Variant::NodePath(x), Variant::NodePath(y)) => {
             if x.names.len() + x.subnames.len() != y.names.len() + y.subnames.len()
@@ -584,10 +636,14 @@ fn classify(engine: &Engine, input: &[u8], theirs: &Verdict) -> String {
         "engine_keeps_invalid_utf8_we_replace" if engine.dialect == Dialect::Godot3 => {
             "g3_keeps_invalid_utf8_we_replace"
         }
-        "error_code:LengthOutOfBounds:ERR_INVALID_DATA(ours)!=ERR_FILE_EOF(engine)" if nodepath_counts => {
+        "error_code:LengthOutOfBounds:ERR_INVALID_DATA(ours)!=ERR_FILE_EOF(engine)"
+            if nodepath_counts =>
+        {
             "nodepath_string_count_checked_before_strings"
         }
-        "we_refuse_engine_accepts:LengthOutOfBounds" if nodepath_counts => "nodepath_name_subname_counts_wrap",
+        "we_refuse_engine_accepts:LengthOutOfBounds" if nodepath_counts => {
+            "nodepath_name_subname_counts_wrap"
+        }
         "reencoding_differs"
             if engine.dialect == Dialect::Godot3
                 && ours(engine, input).1.is_ok_and(|v| {
@@ -631,10 +687,23 @@ fn raw_category(engine: &Engine, input: &[u8], theirs: &Verdict) -> String {
                 "engine_accepts_missing_final_padding".into()
             } else {
                 let check = format!("{e:?}");
-                format!("we_refuse_engine_accepts:{}", check.split([' ', '{', '(']).next().unwrap_or(""))
+                format!(
+                    "we_refuse_engine_accepts:{}",
+                    check.split([' ', '{', '(']).next().unwrap_or("")
+                )
             }
         }
-        (Verdict::Ok { used: u1, bytes: b1 }, Verdict::Ok { used: u2, bytes: b2 }, Ok(v)) => {
+        (
+            Verdict::Ok {
+                used: u1,
+                bytes: b1,
+            },
+            Verdict::Ok {
+                used: u2,
+                bytes: b2,
+            },
+            Ok(v),
+        ) => {
             if let (Some(a), Some(b)) = (u1, u2) {
                 if a != b {
                     return if *b > input.len() {
@@ -657,8 +726,12 @@ fn raw_category(engine: &Engine, input: &[u8], theirs: &Verdict) -> String {
             };
             match decode(b2, engine.dialect, &options) {
                 // The engine kept text that our decoder replaces with U+FFFD.
-                Ok((w, _)) if w.same(&v) && replaced_text(&v, input) => "engine_keeps_invalid_utf8_we_replace".into(),
-                Ok((w, _)) => first_difference(&v, &w).unwrap_or_else(|| "reencoding_differs".into()),
+                Ok((w, _)) if w.same(&v) && replaced_text(&v, input) => {
+                    "engine_keeps_invalid_utf8_we_replace".into()
+                }
+                Ok((w, _)) => {
+                    first_difference(&v, &w).unwrap_or_else(|| "reencoding_differs".into())
+                }
                 Err(_) => "engine_reencoding_undecodable".into(),
             }
         }
@@ -681,7 +754,10 @@ fn differential(engine: Engine, fixture_dir: &str) {
         .and_then(|s| s.parse().ok())
         .unwrap_or(20_261_125u64);
     let mut rng = Rng(seed);
-    let known: Vec<&Known> = KNOWN.iter().filter(|k| k.engines.contains(&engine.name)).collect();
+    let known: Vec<&Known> = KNOWN
+        .iter()
+        .filter(|k| k.engines.contains(&engine.name))
+        .collect();
     let mut inputs: Vec<Vec<u8>> = known.iter().map(|k| unhex(k.repro)).collect();
     for i in 0..cases() {
         let base = &pool[i % pool.len()];

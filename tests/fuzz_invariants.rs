@@ -70,9 +70,16 @@ fn on_big_stack(f: impl FnOnce() + Send + 'static) {
 }
 
 fn run(name: &'static str, check: Check) {
-    assert!(counting_installed(), "the counting allocator is not installed");
+    assert!(
+        counting_installed(),
+        "the counting allocator is not installed"
+    );
     let seeds = seeds();
-    assert!(seeds.len() > 500, "only {} fixture files found", seeds.len());
+    assert!(
+        seeds.len() > 500,
+        "only {} fixture files found",
+        seeds.len()
+    );
     on_big_stack(move || {
         let mut inputs = 0;
         for (path, setup) in &seeds {
@@ -156,6 +163,9 @@ fn every_check_has_a_target() {
     for (name, _) in CHECKS {
         let text = std::fs::read_to_string(dir.join(format!("{name}.rs")))
             .unwrap_or_else(|e| panic!("fuzz target {name}: {e}"));
-        assert!(text.contains(&format!("check_{name}")), "target {name} runs another check");
+        assert!(
+            text.contains(&format!("check_{name}")),
+            "target {name} runs another check"
+        );
     }
 }

@@ -29,7 +29,8 @@ fn nested_lying_arrays(levels: usize, tail: usize) -> Vec<u8> {
 fn nested_lying_counts_reserve_in_proportion_to_the_input() {
     assert!(counting_installed());
     let input = nested_lying_arrays(1000, 1 << 18);
-    let (r, peak) = peak_during(|| decode(&input, Dialect::Godot4, &DecodeOptions::default()).map(|x| x.1));
+    let (r, peak) =
+        peak_during(|| decode(&input, Dialect::Godot4, &DecodeOptions::default()).map(|x| x.1));
     assert!(r.is_err());
     assert!(
         peak <= decode_budget(input.len()),
@@ -67,7 +68,10 @@ fn a_lying_prefix_does_not_make_the_codec_reserve_it() {
         codec.decode(&mut buf).map(|v| v.is_none())
     });
     assert!(r.expect("need more is not an error"));
-    assert!(peak <= decode_budget(input.len()), "{peak} bytes reserved for 8 bytes of input");
+    assert!(
+        peak <= decode_budget(input.len()),
+        "{peak} bytes reserved for 8 bytes of input"
+    );
 }
 
 /// Found by the `text` target on the fixture `godot4/float_neg_nan.bin` (Godot 4.3's
