@@ -27,12 +27,14 @@ while IFS= read -r f; do
     */godot4/*) put $G4 "$f" "$name" ;;
   esac
 done < <(find "$fixtures" -type f \( -name '*.bin' -o -name '*.sav' \) -size -16k | sort)
-# The malformed inputs of Godot 3.2.3 live as hex in their manifests.
+# The malformed inputs of Godot 3.2.3 live as hex in their manifests (sed and printf only:
+# CI machines need not have jq or xxd).
 for m in "$fixtures"/godot3/malformed/manifest.jsonl "$fixtures"/godot3/malformed/allow_objects/manifest.jsonl; do
   while IFS=$'\t' read -r name hex; do
-    printf '%s' "$hex" | xxd -r -p > "$seed/hex"
+    # shellcheck disable=SC2059 # the format is the bytes, as \xNN escapes
+    printf "$(printf '%s' "$hex" | sed 's/../\\x&/g')" > "$seed/hex"
     put $G3 "$seed/hex" "malformed_$name"
-  done < <(jq -r '[.name, .hex] | @tsv' "$m")
+  done < <(sed -n 's/.*"name": "\([^"]*\)", "hex": "\([0-9a-f]*\)".*/\1\t\2/p' "$m")
 done
 rm -f "$seed/hex"
 for t in $targets; do
