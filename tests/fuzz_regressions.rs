@@ -142,3 +142,80 @@ fn explain_ends_an_object_whose_class_reads_empty() {
     assert!(e.error.is_none(), "{:?}", e.error.map(|e| e.to_string()));
     assert_eq!(e.values, 2);
 }
+
+/// `to_text_exact` then `from_text` gives `v` back (the promise of `to_text_exact`).
+fn assert_text_reads_back(v: &Variant, dialect: Dialect) {
+    let text = to_text_exact(v, dialect);
+    let back = from_text(&text, dialect).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+    assert!(back.same(v), "{text:?} reads back as {back:?}, not {v:?}");
+}
+
+/// Found by the `text` target: a Godot 4 Vector2 sent with FLAG_64 (a `precision=double`
+/// engine) prints its doubles exactly, but `from_text` narrows math reals to `f32`.
+#[test]
+#[ignore = "fix pending: from_text narrows the reals of math types that to_text_exact printed as doubles (src/text/)"]
+fn text_exact_keeps_double_precision_math_reals() {
+    let mut bytes = vec![5, 0, 1, 0];
+    bytes.extend_from_slice(&0.1f64.to_le_bytes());
+    bytes.extend_from_slice(&0.2f64.to_le_bytes());
+    let (v, _) = decode(&bytes, Dialect::Godot4, &DecodeOptions::default()).unwrap();
+    assert_text_reads_back(&v, Dialect::Godot4);
+}
+
+/// Found by the `text` target: NodePath names that are empty or hold `:` or `/` (the wire
+/// carries any string) come back split or lost (`NodePath("Player::po")`).
+#[test]
+#[ignore = "fix pending: the NodePath text form cannot hold an empty name or one with `:` or `/` (src/text/)"]
+fn text_exact_keeps_odd_nodepath_names() {
+    for (names, subnames) in [
+        (vec!["Player"], vec![":po"]),
+        (vec!["a", ""], vec![]),
+        (vec![""], vec![""]),
+    ] {
+        let v = Variant::NodePath(Box::new(NodePath {
+            names: names.into_iter().map(String::from).collect(),
+            subnames: subnames.into_iter().map(String::from).collect(),
+            absolute: false,
+        }));
+        assert_text_reads_back(&v, Dialect::Godot4);
+    }
+}
+
+/// Found by the `text` target: a Dictionary keyed by Nil and by a null Object (both print
+/// `null`) reads back with one entry.
+#[test]
+#[ignore = "fix pending: keys that print alike merge when the text is read back (src/text/)"]
+fn text_exact_keeps_keys_that_print_alike() {
+    let mut d = Dictionary::new();
+    d.insert(Variant::Nil, Variant::Int(1));
+    d.insert(Variant::Object(Object::Null), Variant::Int(2));
+    assert_eq!(d.len(), 2);
+    assert_text_reads_back(&Variant::Dictionary(d), Dialect::Godot4);
+}
+
+/// Found by the `text` target: a Dictionary typed by the builtin Nil (the wire can say so)
+/// prints `Dictionary[Nil, Variant]`, which reads back typed by a class called `Nil`.
+#[test]
+#[ignore = "fix pending: `Nil` as a type name reads back as a class (src/text/)"]
+fn text_exact_keeps_typed_nil() {
+    let mut d = Dictionary::new();
+    d.insert(Variant::from(""), Variant::Nil);
+    d.typed = Some(Box::new(DictionaryType {
+        key: Some(ElementType::Builtin(Kind::Nil)),
+        value: None,
+    }));
+    assert_text_reads_back(&Variant::Dictionary(d), Dialect::Godot4);
+}
+
+/// Found by the `text` target on a Godot 3 scripted object whose property name had become
+/// the script's source: property names print between quotes without escapes, so a `"` or a
+/// newline in one makes text that does not parse.
+#[test]
+#[ignore = "fix pending: object property names print without escapes (src/text/)"]
+fn text_exact_escapes_property_names() {
+    let v = Variant::Object(Object::Full(Box::new(FullObject {
+        class: "Resource".into(),
+        properties: vec![("title = \"Sword\"\n".into(), Variant::Int(1))],
+    })));
+    assert_text_reads_back(&v, Dialect::Godot3);
+}

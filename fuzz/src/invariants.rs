@@ -465,21 +465,35 @@ fn has_nan(v: &Variant) -> bool {
     nan
 }
 
-/// Whether `v` holds a full object whose class name is not an identifier (the text form
-/// prints it verbatim, so `Object(\u{1},)` does not parse back).
+/// Whether a full object or a typed container has a class name that is not an identifier
+/// (the text form prints it verbatim, so `Object(\u{1},)` does not parse back, and
+/// `Object(Node\t,)` parses as `Node`).
 fn has_odd_class_name(v: &Variant) -> bool {
-    let mut odd = false;
-    visit(v, &mut |x| {
-        if let Variant::Object(Object::Full(o)) = x {
-            let mut chars = o.class.chars();
-            let ident = chars
-                .next()
-                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-                && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
-            odd |= !ident;
+    use gdvariant::ElementType;
+    let odd = |c: &str| {
+        let mut chars = c.chars();
+        !(chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_'))
+    };
+    let odd_type = |t: &ElementType| matches!(t, ElementType::Class(c) if odd(c));
+    // Property names print between quotes without escapes.
+    let odd_name = |n: &str| n.chars().any(|c| c == '"' || c == '\\' || c.is_control());
+    let mut found = false;
+    visit(v, &mut |x| match x {
+        Variant::Object(Object::Full(o)) => {
+            found |= odd(&o.class) || o.properties.iter().any(|(n, _)| odd_name(n))
         }
+        Variant::Array(a) => found |= a.typed.as_ref().is_some_and(|t| odd_type(&t.element)),
+        Variant::Dictionary(d) => {
+            found |= d.typed.as_ref().is_some_and(|t| {
+                t.key.as_ref().is_some_and(odd_type) || t.value.as_ref().is_some_and(odd_type)
+            })
+        }
+        _ => {}
     });
-    odd
+    found
 }
 
 /// Whether the exact text of `v` reads back as `v` itself: the documented losses of the
@@ -506,38 +520,158 @@ pub fn check_text(setup: &Setup, payload: &[u8]) {
     if let Ok((v, _)) = decode(payload, setup.dialect, &setup.options) {
         let _ = to_text(&v, setup.dialect);
         let text = to_text_exact(&v, setup.dialect);
+        let known = known_text_loss(&v);
         let back = match from_text(&text, setup.dialect) {
             Ok(back) => back,
-            // Known finding, fix pending (tests/fuzz_regressions.rs,
-            // `text_of_an_object_with_an_odd_class_name_parses`).
-            Err(_) if has_odd_class_name(&v) => return,
+            Err(_) if known.is_some() => return,
             Err(e) => panic!("text: our exact text does not parse: {e}\n{text}"),
         };
-        if text_keeps_everything(&v, setup.dialect) && !has_nan(&v) {
+        if known.is_some() {
+            return;
+        }
+        if text_keeps_everything(&v, setup.dialect) {
             assert!(
                 back.same(&v),
                 "text: value changed through\n{text}\nbefore {v:?}\nafter  {back:?}"
             );
         }
-        assert_eq!(
-            to_text_exact(&back, setup.dialect),
-            text,
-            "text: not a fixed point"
+        let again = to_text_exact(&back, setup.dialect);
+        assert!(
+            again == text || same_lines(&again, &text),
+            "text: not a fixed point\nfirst {text}\nagain {again}"
         );
     }
     let text = String::from_utf8_lossy(payload);
     if let Ok(v) = from_text(&text, setup.dialect) {
         let exact = to_text_exact(&v, setup.dialect);
-        let back = from_text(&exact, setup.dialect).unwrap_or_else(|e| {
-            panic!("text: exact text of parsed input does not parse: {e}\n{exact}")
-        });
-        assert_eq!(
-            to_text_exact(&back, setup.dialect),
-            exact,
-            "text: parsed input is not a fixed point"
-        );
+        let back = match from_text(&exact, setup.dialect) {
+            Ok(back) => back,
+            Err(_) if known_text_loss(&v).is_some() => return,
+            Err(e) => panic!("text: exact text of parsed input does not parse: {e}\n{exact}"),
+        };
+        if known_text_loss(&v).is_none() {
+            let again = to_text_exact(&back, setup.dialect);
+            assert!(
+                again == exact || same_lines(&again, &exact),
+                "text: parsed input is not a fixed point\nfirst {exact}\nagain {again}"
+            );
+        }
         let _ = to_text(&v, setup.dialect);
     }
+}
+
+/// Whether two texts hold the same lines in another order. Dictionary keys print sorted by
+/// the engine's order, which does not tell every pair of keys apart (two `Rect2`s, two
+/// Arrays): those keep their insertion order, so text read back (inserted in printed order)
+/// may print them in another order, as the engine's text would.
+fn same_lines(a: &str, b: &str) -> bool {
+    // The last entry has no comma after it, whichever it is.
+    let mut x: Vec<&str> = a.lines().map(|l| l.trim_end_matches(',')).collect();
+    let mut y: Vec<&str> = b.lines().map(|l| l.trim_end_matches(',')).collect();
+    x.sort_unstable();
+    y.sort_unstable();
+    x == y
+}
+
+/// The known findings of the text form (fix pending; each is an ignored test in
+/// tests/fuzz_regressions.rs that fails until it is fixed): values holding one of these
+/// are only checked to print, so that the fuzzer looks past them.
+pub fn known_text_loss(v: &Variant) -> Option<&'static str> {
+    if has_nan(v) {
+        // `text_exact_keeps_nan_sign`: every NaN prints as `nan`.
+        return Some("nan");
+    }
+    if has_odd_class_name(v) {
+        // `text_of_an_object_with_an_odd_class_name_parses`: class names print verbatim.
+        return Some("class name");
+    }
+    if has_wide_math_real(v) {
+        // `text_exact_keeps_double_precision_math_reals`: the parser narrows them to f32.
+        return Some("double math real");
+    }
+    if has_unprintable_path_component(v) {
+        // `text_exact_keeps_odd_nodepath_names`: an empty name, or one holding `/` or `:`,
+        // comes back split or lost.
+        return Some("NodePath name");
+    }
+    if has_keys_printing_alike(v) {
+        // `text_exact_keeps_keys_that_print_alike`: a Nil key and a null Object key (both
+        // `null`) become one entry.
+        return Some("keys printing alike");
+    }
+    if has_builtin_nil_type(v) {
+        // `text_exact_keeps_typed_nil`: `Dictionary[Nil, Variant]` reads back typed by a
+        // class called `Nil`.
+        return Some("typed Nil");
+    }
+    None
+}
+
+/// Whether some Dictionary has two keys with the same exact text.
+fn has_keys_printing_alike(v: &Variant) -> bool {
+    let mut found = false;
+    visit(v, &mut |x| {
+        if let Variant::Dictionary(d) = x {
+            let mut texts: Vec<String> = d
+                .entries()
+                .iter()
+                .map(|(k, _)| to_text_exact(k, Dialect::Godot4))
+                .collect();
+            texts.sort();
+            found |= texts.windows(2).any(|w| w[0] == w[1]);
+        }
+    });
+    found
+}
+
+/// Whether a typed container has the builtin type Nil as its element, key or value type.
+fn has_builtin_nil_type(v: &Variant) -> bool {
+    use gdvariant::{ElementType, Kind};
+    let nil = Some(&ElementType::Builtin(Kind::Nil));
+    let mut found = false;
+    visit(v, &mut |x| match x {
+        Variant::Array(a) => found |= a.typed.as_ref().map(|t| &t.element) == nil,
+        Variant::Dictionary(d) => {
+            found |= d
+                .typed
+                .as_ref()
+                .is_some_and(|t| t.key.as_ref() == nil || t.value.as_ref() == nil)
+        }
+        _ => {}
+    });
+    found
+}
+
+/// Whether a math type holds a real that single precision cannot (Godot 4 FLAG_64 data):
+/// encoding for a single-precision engine refuses exactly those.
+fn has_wide_math_real(v: &Variant) -> bool {
+    matches!(
+        encode(
+            v,
+            Dialect::Godot4,
+            &EncodeOptions {
+                full_objects: true,
+                ..EncodeOptions::default()
+            }
+        ),
+        Err(EncodeError::InexactReal { .. })
+    )
+}
+
+/// Whether a NodePath has a name or subname that its text cannot hold: an empty one, or
+/// one with `/` or `:` in it.
+fn has_unprintable_path_component(v: &Variant) -> bool {
+    let mut found = false;
+    visit(v, &mut |x| {
+        if let Variant::NodePath(p) = x {
+            found |= p
+                .names
+                .iter()
+                .chain(&p.subnames)
+                .any(|n| n.is_empty() || n.contains(['/', ':']));
+        }
+    });
+    found
 }
 
 /// The JSON form is lossless: decoded values go to JSON and back bit for bit, and JSON that
