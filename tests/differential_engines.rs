@@ -87,6 +87,12 @@ const KNOWN: &[Known] = &[
         reason: "Array[int] holding a String: the engine's typed push_back drops it; we keep it",
     },
     Known {
+        category: "typed_array_converts_mismatched_elements",
+        engines: &["godot4.3", "godot4.4.1"],
+        repro: "1c00010003000000010000000200000001000000",
+        reason: "Array[float] holding the int 1: the engine's typed push_back converts it to 1.0 (and String to StringName and back); we keep the int",
+    },
+    Known {
         category: "typed_object_array_becomes_encoded_object_as_id",
         engines: &["godot4.3", "godot4.4.1"],
         repro: "1c0001001800000000000000",
@@ -467,30 +473,37 @@ fn contains(v: &Variant, pred: impl Fn(&Variant) -> bool) -> bool {
     found
 }
 
-/// Whether some text in `v` holds U+FFFD, which our decoder puts where the bytes are not
-/// UTF-8 (and the input did not hold U+FFFD itself).
+/// Whether our decoder put U+FFFD into some text of `v` where the bytes were not UTF-8:
+/// more U+FFFD in the value than `ef bf bd` in the input.
 fn replaced_text(v: &Variant, input: &[u8]) -> bool {
-    if input.windows(3).any(|w| w == [0xef, 0xbf, 0xbd]) {
-        return false;
-    }
-    let bad = |s: &str| s.contains('\u{fffd}');
-    let class =
-        |t: &ElementType| matches!(t, ElementType::Class(c) | ElementType::Script(c) if bad(c));
-    contains(v, |x| match x {
-        Variant::String(s) => bad(s),
-        Variant::StringName(s) => bad(&s.0),
-        Variant::NodePath(p) => p.names.iter().chain(&p.subnames).any(|s| bad(s)),
-        Variant::PackedStringArray(a) => a.iter().any(|s| bad(s)),
-        Variant::Signal(s) => bad(&format!("{s:?}")),
-        Variant::Object(Object::Full(o)) => {
-            bad(&o.class) || o.properties.iter().any(|(n, _)| bad(n))
+    let in_input = input
+        .windows(3)
+        .filter(|w| *w == [0xef, 0xbf, 0xbd])
+        .count();
+    let n = |s: &str| s.matches('\u{fffd}').count();
+    let class = |t: &ElementType| match t {
+        ElementType::Class(c) | ElementType::Script(c) => n(c),
+        ElementType::Builtin(_) => 0,
+    };
+    let mut in_value = 0;
+    visit(v, &mut |x| {
+        in_value += match x {
+            Variant::String(s) => n(s),
+            Variant::StringName(s) => n(&s.0),
+            Variant::NodePath(p) => p.names.iter().chain(&p.subnames).map(|s| n(s)).sum(),
+            Variant::PackedStringArray(a) => a.iter().map(|s| n(s)).sum(),
+            Variant::Signal(s) => n(&format!("{s:?}")),
+            Variant::Object(Object::Full(o)) => {
+                n(&o.class) + o.properties.iter().map(|(p, _)| n(p)).sum::<usize>()
+            }
+            Variant::Array(a) => a.typed.as_ref().map_or(0, |t| class(&t.element)),
+            Variant::Dictionary(d) => d.typed.as_ref().map_or(0, |t| {
+                t.key.as_ref().map_or(0, class) + t.value.as_ref().map_or(0, class)
+            }),
+            _ => 0,
         }
-        Variant::Array(a) => a.typed.as_ref().is_some_and(|t| class(&t.element)),
-        Variant::Dictionary(d) => d.typed.as_ref().is_some_and(|t| {
-            t.key.as_ref().is_some_and(class) || t.value.as_ref().is_some_and(class)
-        }),
-        _ => false,
-    })
+    });
+    in_value > in_input
 }
 
 /// Bytes equal, except NodePath padding, which the engines leave uninitialised.
@@ -530,6 +543,15 @@ fn first_difference(a: &Variant, b: &Variant) -> Option<String> {
                     return Some("typed_array_drops_mismatched_elements".into());
                 }
                 return Some("array_length_differs".into());
+            }
+            // A typed Array converts what it can (int to float, String to StringName).
+            let converted = x.typed.is_some()
+                && x.items
+                    .iter()
+                    .zip(&y.items)
+                    .any(|(p, q)| p.kind() != q.kind());
+            if converted {
+                return Some("typed_array_converts_mismatched_elements".into());
             }
             return x
                 .items
