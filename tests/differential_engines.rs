@@ -8,9 +8,13 @@
 mod common;
 #[path = "support/godot3.rs"]
 mod godot3;
+// For its walker over values (`visit`); this test installs no counting allocator.
+#[path = "../fuzz/src/invariants.rs"]
+mod invariants;
 
 use common::{hex, unhex};
 use gdvariant::*;
+use invariants::visit;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -450,20 +454,6 @@ fn ours(engine: &Engine, input: &[u8]) -> (Verdict, Result<Variant, DecodeError>
                 Ok(v),
             )
         }
-    }
-}
-
-/// Calls `f` on `v` and every value inside it.
-fn visit(v: &Variant, f: &mut dyn FnMut(&Variant)) {
-    f(v);
-    match v {
-        Variant::Array(a) => a.items.iter().for_each(|x| visit(x, f)),
-        Variant::Dictionary(d) => d.entries().iter().for_each(|(k, x)| {
-            visit(k, f);
-            visit(x, f);
-        }),
-        Variant::Object(Object::Full(o)) => o.properties.iter().for_each(|(_, x)| visit(x, f)),
-        _ => {}
     }
 }
 

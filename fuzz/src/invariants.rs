@@ -304,7 +304,7 @@ fn has_full_object(v: &Variant) -> bool {
 }
 
 /// Calls `f` on `v` and every value inside it.
-fn visit(v: &Variant, f: &mut dyn FnMut(&Variant)) {
+pub fn visit(v: &Variant, f: &mut dyn FnMut(&Variant)) {
     f(v);
     match v {
         Variant::Array(a) => a.items.iter().for_each(|x| visit(x, f)),
