@@ -31,7 +31,11 @@ fn every_patch_release_of_a_known_minor_version_is_accepted() {
     ] {
         let r = decode_as(dialect, version, &int42);
         assert_eq!(r.code, 0, "{dialect} {version}: {}", r.stderr);
-        assert_eq!(r.text().trim(), r#"{"type":"Int","value":42}"#, "{dialect} {version}");
+        assert_eq!(
+            r.text().trim(),
+            r#"{"type":"Int","value":42}"#,
+            "{dialect} {version}"
+        );
     }
 }
 
