@@ -133,6 +133,12 @@ const KNOWN: &[Known] = &[
         reason: "the same in 3.2.3: 1 name + 0xffffffff subnames is 0 strings",
     },
     Known {
+        category: "dictionary_stringname_keys_become_strings",
+        engines: &["godot4.3"],
+        repro: "1b000000010000001500000001000000610000000200000001000000",
+        reason: "4.3 stores a StringName Dictionary key as a String ({&\"a\": 1} goes out with key type String); we keep the StringName",
+    },
+    Known {
         category: "array_typed_nil_is_untyped",
         engines: &["godot4.3", "godot4.4.1"],
         repro: "1c0001000000000000000000",
@@ -559,6 +565,14 @@ fn first_difference(a: &Variant, b: &Variant) -> Option<String> {
             }
             return Some("typed_dictionary_types_differ".into());
         }
+        (Variant::Dictionary(x), Variant::Dictionary(y))
+            if x.len() == y.len()
+                && x.entries().iter().zip(y.entries()).any(|((k, _), (l, _))| {
+                    matches!((k, l), (Variant::StringName(a), Variant::String(b)) if a.0 == *b)
+                }) =>
+        {
+            return Some("dictionary_stringname_keys_become_strings".into());
+        }
         (Variant::Dictionary(x), Variant::Dictionary(y)) => {
             if x.len() != y.len() {
                 if x.typed.is_some() {
@@ -593,7 +607,7 @@ fn first_difference(a: &Variant, b: &Variant) -> Option<String> {
 
 /// Whether the input holds a UTF-8 form that the engine refuses: an overlong form (`c0 80`,
 /// `e0 80 80`, `f0 80 80 80`) for both; for Godot 4 also a surrogate (`ed a0 80`), a code
-/// point beyond U+10FFFF (`f4 90 80 80`) and the 5- and 6-byte forms. Continuation bytes are
+/// point beyond U+10FFFF (`f4 90 80 80`, `f7 bf bf bf`) and the 5- and 6-byte forms. Continuation bytes are
 /// required, so that random binary data seldom matches.
 fn has_refused_utf8(input: &[u8], dialect: Dialect) -> bool {
     let cont = |b: &[u8]| b.iter().all(|c| (0x80..=0xbf).contains(c));
@@ -604,6 +618,7 @@ fn has_refused_utf8(input: &[u8], dialect: Dialect) -> bool {
             || matches!(w, [0xf0, 0x80..=0x8f, c, d, ..] if cont(&[*c, *d]));
         let g4_only = matches!(w, [0xed, 0xa0..=0xbf, c, ..] if cont(&[*c]))
             || matches!(w, [0xf4, 0x90..=0xbf, c, d, ..] if cont(&[*c, *d]))
+            || matches!(w, [0xf5..=0xf7, b, c, d, ..] if cont(&[*b, *c, *d]))
             || matches!(w, [0xf8..=0xfb, rest @ ..] if rest.len() >= 4 && cont(&rest[..4]))
             || matches!(w, [0xfc | 0xfd, rest @ ..] if rest.len() >= 5 && cont(&rest[..5]));
         overlong || (dialect == Dialect::Godot4 && g4_only)
