@@ -27,6 +27,15 @@ impl Version {
             patch,
         }
     }
+
+    /// Whether this is a release of a minor version from `oldest`'s to `newest`'s, whatever
+    /// its patch number: a patch release never changes the wire format of its minor version
+    /// (Godot's patch releases only take fixes; the 4.6.3 NodePath padding fix zeroes bytes
+    /// that were garbage), so `3.6.1` is known when the spec's newest Godot 3 is `3.6`.
+    pub fn in_minor_range(self, oldest: Version, newest: Version) -> bool {
+        let minor = |v: Version| (v.major, v.minor);
+        minor(oldest) <= minor(self) && minor(self) <= minor(newest)
+    }
 }
 
 impl fmt::Display for Version {
@@ -60,5 +69,35 @@ impl FromStr for Version {
             return Err(err());
         }
         Ok(Version::new(major, minor, patch))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Version;
+
+    #[test]
+    fn every_patch_release_of_a_known_minor_version_is_in_range() {
+        let (g3, g3_newest) = (Version::new(3, 0, 0), Version::new(3, 6, 0));
+        let (g4, g4_newest) = (Version::new(4, 0, 0), Version::new(4, 6, 3));
+        for v in ["3.6.1", "3.6.9", "3.0", "3.2.3"] {
+            assert!(
+                v.parse::<Version>().unwrap().in_minor_range(g3, g3_newest),
+                "{v}"
+            );
+        }
+        for v in ["4.2.2", "4.6.2", "4.6.4", "4.0.1"] {
+            assert!(
+                v.parse::<Version>().unwrap().in_minor_range(g4, g4_newest),
+                "{v}"
+            );
+        }
+        for v in ["3.7", "2.1.6", "4.7.0"] {
+            let v: Version = v.parse().unwrap();
+            assert!(
+                !v.in_minor_range(g3, g3_newest) && !v.in_minor_range(g4, g4_newest),
+                "{v}"
+            );
+        }
     }
 }

@@ -245,7 +245,8 @@ fn out_err(e: io::Error) -> Failure {
 fn version_or_newest(dialect: Dialect, v: Option<Version>) -> Result<Version, Failure> {
     match v {
         None => Ok(dialect.newest()),
-        Some(v) if v >= dialect.oldest() && v <= dialect.newest() => Ok(v),
+        // Any patch release of a known minor version (3.6.1, 4.2.2).
+        Some(v) if v.in_minor_range(dialect.oldest(), dialect.newest()) => Ok(v),
         Some(v) => Err(Failure::usage(format!(
             "{dialect} has no version {v}: expected {} to {}",
             dialect.oldest(),

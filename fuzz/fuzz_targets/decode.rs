@@ -1,0 +1,4 @@
+//! Fuzz target `decode`: runs `check_decode` (fuzz/src/invariants.rs) on every input.
+#![cfg_attr(fuzzing, no_main)]
+
+gdvariant_fuzz::target!(gdvariant_fuzz::check_decode);

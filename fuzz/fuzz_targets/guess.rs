@@ -1,0 +1,4 @@
+//! Fuzz target `guess`: runs `check_guess` (fuzz/src/invariants.rs) on every input.
+#![cfg_attr(fuzzing, no_main)]
+
+gdvariant_fuzz::target!(gdvariant_fuzz::check_guess);

@@ -1,0 +1,202 @@
+//! The fuzz targets' invariants on stable, without libFuzzer: every check of fuzz/src/invariants.rs over every fixture file and its truncations, read as the engine that wrote it.
+
+mod common;
+#[path = "../fuzz/src/invariants.rs"]
+mod invariants;
+
+use invariants::*;
+use std::path::{Path, PathBuf};
+
+#[global_allocator]
+static ALLOC: CountingAlloc = CountingAlloc;
+
+/// Every fixture file, with the setup byte of the engine and framing that wrote it.
+fn seeds() -> Vec<(PathBuf, u8)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut files = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).expect("fixtures dir") {
+            let p = e.expect("dir entry").path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if matches!(p.extension().and_then(|x| x.to_str()), Some("bin" | "sav")) {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    // TARGETS[0] is Godot 3 3.2.3, TARGETS[3] Godot 4 4.3; framings as in FRAMINGS.
+    files
+        .into_iter()
+        .map(|p| {
+            let s = p.to_string_lossy().into_owned();
+            let (target, framing) = if s.contains("/godot3/streams/") {
+                let framing = if s.ends_with("_be.bin") {
+                    2
+                } else if s.contains("packet_peer_stream") {
+                    3
+                } else {
+                    1
+                };
+                (0, framing)
+            } else if s.contains("/godot3/") {
+                (0, 0)
+            } else {
+                (3, 0)
+            };
+            (p, Setup::byte(target, true, false, framing))
+        })
+        .collect()
+}
+
+/// The cut points tried: all of them for small files, 48 spread over a large one.
+fn cuts(len: usize) -> Vec<usize> {
+    if len <= 256 {
+        (0..len).collect()
+    } else {
+        (0..48).map(|i| i * len / 48).collect()
+    }
+}
+
+/// Runs `f` on a thread with a roomy stack: the text and JSON writers recurse once per
+/// nesting level, and a debug build's frames are large.
+fn on_big_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(f)
+        .expect("spawn")
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e));
+}
+
+fn run(name: &'static str, check: Check) {
+    assert!(
+        counting_installed(),
+        "the counting allocator is not installed"
+    );
+    let seeds = seeds();
+    assert!(
+        seeds.len() > 500,
+        "only {} fixture files found",
+        seeds.len()
+    );
+    on_big_stack(move || {
+        let mut inputs = 0;
+        for (path, setup) in &seeds {
+            let bytes = std::fs::read(path).expect("read fixture");
+            let cuts = cuts(bytes.len());
+            // The whole file as every engine; its truncations as the engine that wrote it.
+            let whole = (0..8u8).map(|t| setup & !7 | t);
+            let runs = whole
+                .map(|s| (s, bytes.len()))
+                .chain(cuts.into_iter().map(|c| (*setup, c)));
+            for (s, cut) in runs {
+                let mut input = vec![s, cut as u8];
+                input.extend_from_slice(&bytes[..cut]);
+                let ok = std::panic::catch_unwind(|| run_input(check, &input));
+                assert!(
+                    ok.is_ok(),
+                    "{name}: {} cut at {cut} of {}, setup {s:#04x}",
+                    path.display(),
+                    bytes.len()
+                );
+                inputs += 1;
+            }
+        }
+        println!("{name}: {inputs} inputs checked");
+    });
+}
+
+#[test]
+fn decode_owned_borrowed_and_validating_agree() {
+    run("decode", check_decode);
+}
+
+#[test]
+fn what_decodes_reencodes_to_a_fixed_point() {
+    run("roundtrip", check_roundtrip);
+}
+
+#[test]
+fn exact_text_reads_back() {
+    run("text", check_text);
+}
+
+#[test]
+fn json_reads_back() {
+    run("json", check_json);
+}
+
+#[test]
+fn framing_reader_slice_and_available_agree() {
+    run("framing", check_framing);
+}
+
+#[test]
+fn codec_in_pieces_reads_what_frames_reads() {
+    run("codec", check_codec);
+}
+
+#[test]
+fn explain_stops_where_the_decoder_stops() {
+    run("explain", check_explain);
+}
+
+#[test]
+fn guess_ranks_complete_readings_first() {
+    run("guess", check_guess);
+}
+
+/// The byte-exact half of the round trip, on input that is canonical because an engine wrote
+/// it: every fixture the engine itself re-encodes identically (manifest `roundtrip`) comes
+/// back byte for byte through the same `reencode_checked` the `roundtrip` target runs, NodePath
+/// padding (uninitialised in the engines) compared with the zeroed twin, a leading BOM kept.
+#[test]
+fn engine_bytes_reencode_exactly() {
+    on_big_stack(|| {
+        let mut bad = common::Mismatches::default();
+        let mut n = 0;
+        // TARGETS[0] is Godot 3 3.2.3, TARGETS[3] Godot 4 4.3.
+        for (dir, target) in [("godot3", 0), ("godot3/game", 0), ("godot4", 3)] {
+            for f in common::load(dir) {
+                if !f.bool("roundtrip") {
+                    continue;
+                }
+                let setup =
+                    Setup::from_byte(Setup::byte(target, f.bool("full_objects"), true, 0), 0);
+                n += 1;
+                match reencode_checked(&setup, &f.bytes) {
+                    Some(b) if b == f.expected => {}
+                    Some(b) => bad.push(&f.name, format!("re-encoded {}", common::hex(&b))),
+                    None => bad.push(&f.name, "does not decode"),
+                }
+            }
+        }
+        assert!(n > 500, "only {n} fixtures");
+        bad.check(n);
+    });
+}
+
+/// The memory bound can fail: a decode that keeps more than the budget is caught.
+#[test]
+fn the_memory_bound_is_measured() {
+    let (v, peak) = peak_during(|| vec![0u64; 100_000]);
+    assert!(peak >= 800_000, "peak {peak}");
+    assert!(peak > decode_budget(1000));
+    drop(v);
+}
+
+/// The targets cover every check, each under its own name.
+#[test]
+fn every_check_has_a_target() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/fuzz_targets");
+    for (name, _) in CHECKS {
+        let text = std::fs::read_to_string(dir.join(format!("{name}.rs")))
+            .unwrap_or_else(|e| panic!("fuzz target {name}: {e}"));
+        assert!(
+            text.contains(&format!("check_{name}")),
+            "target {name} runs another check"
+        );
+    }
+}

@@ -1,0 +1,236 @@
+//! Every fuzzing finding, as the input that found it: each test fails on the behaviour the fuzzer caught (those marked `ignore` wait for a fix in the decoder's files).
+
+#[path = "../fuzz/src/invariants.rs"]
+mod invariants;
+
+use gdvariant::framing::Framing;
+use gdvariant::*;
+use invariants::*;
+
+#[global_allocator]
+static ALLOC: CountingAlloc = CountingAlloc;
+
+/// `levels` Godot 4 Arrays that each claim 2^31 - 1 elements, nested, then `tail` zero bytes.
+fn nested_lying_arrays(levels: usize, tail: usize) -> Vec<u8> {
+    let mut p = Vec::new();
+    for _ in 0..levels {
+        p.extend_from_slice(&28u32.to_le_bytes());
+        p.extend_from_slice(&0x7fff_ffffu32.to_le_bytes());
+    }
+    p.resize(p.len() + tail, 0);
+    p
+}
+
+/// Found by the `decode` target (memory budget): every nested container reserves room for
+/// as many elements as the rest of the input could hold, so nesting multiplies it. 1000
+/// levels and 256 KiB of zeros (263 KiB) reserve 2.5 GB; 1 MiB would reserve 10 GB.
+#[test]
+#[ignore = "fix pending: decode reserves capacity from the remaining input at every nesting level (src/decode.rs)"]
+fn nested_lying_counts_reserve_in_proportion_to_the_input() {
+    assert!(counting_installed());
+    let input = nested_lying_arrays(1000, 1 << 18);
+    let (r, peak) =
+        peak_during(|| decode(&input, Dialect::Godot4, &DecodeOptions::default()).map(|x| x.1));
+    assert!(r.is_err());
+    assert!(
+        peak <= decode_budget(input.len()),
+        "{} bytes of input reserved {peak} bytes",
+        input.len()
+    );
+}
+
+/// The same input through `decode_borrowed`, whose validating pass builds nothing.
+#[test]
+fn nested_lying_counts_cost_the_borrowed_decoder_nothing() {
+    assert!(counting_installed());
+    let input = nested_lying_arrays(1000, 1 << 18);
+    let (r, peak) = peak_during(|| {
+        decode_borrowed(&input, Dialect::Godot4, &DecodeOptions::default()).map(|x| x.1)
+    });
+    assert!(r.is_err());
+    assert!(peak <= decode_budget(input.len()), "{peak} bytes");
+}
+
+/// Found by the `codec` target (memory budget): a `store_var` prefix that claims 200 MiB
+/// makes the codec reserve 200 MiB for an 8-byte input (`src.reserve(needed)`), so each
+/// connection can make a server allocate up to the frame limit (256 MiB) with 4 bytes.
+#[test]
+#[ignore = "fix pending: VariantCodec reserves what a length prefix claims before the bytes arrive (src/codec.rs)"]
+fn a_lying_prefix_does_not_make_the_codec_reserve_it() {
+    use bytes::BytesMut;
+    use tokio_util::codec::Decoder;
+    assert!(counting_installed());
+    let mut input = (200u32 << 20).to_le_bytes().to_vec();
+    input.extend_from_slice(&[2, 0, 0, 0]);
+    let (r, peak) = peak_during(|| {
+        let mut codec = codec::VariantCodec::new(Dialect::Godot4, Framing::STORE_VAR);
+        let mut buf = BytesMut::from(&input[..]);
+        codec.decode(&mut buf).map(|v| v.is_none())
+    });
+    assert!(r.expect("need more is not an error"));
+    assert!(
+        peak <= decode_budget(input.len()),
+        "{peak} bytes reserved for 8 bytes of input"
+    );
+}
+
+/// Found by the `text` target on the fixture `godot4/float_neg_nan.bin` (Godot 4.3's
+/// `var_to_bytes(-NAN)`): `to_text_exact` promises every bit back, but prints any NaN as
+/// `nan`, so the sign (and any payload) is lost.
+#[test]
+#[ignore = "fix pending: to_text_exact prints every NaN as `nan` (src/text/)"]
+fn text_exact_keeps_nan_sign() {
+    // FLOAT with FLAG_64: the double 0xfff8000000000000 (-NaN), as Godot 4.3 wrote it.
+    let bytes = [3, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0xf8, 0xff];
+    let (v, _) = decode(&bytes, Dialect::Godot4, &DecodeOptions::default()).unwrap();
+    let text = to_text_exact(&v, Dialect::Godot4);
+    let back = from_text(&text, Dialect::Godot4).unwrap();
+    assert!(back.same(&v), "{text} reads back as {back:?}");
+}
+
+/// Found by the `explain` target on `godot3/malformed` `nest_array_2000`: explain reports
+/// "too deep" one nesting level (8 bytes) after the offset the decoder reports.
+#[test]
+#[ignore = "fix pending: explain's `judge` re-decodes a too-deep value with one level to spare (src/explain.rs)"]
+fn explain_too_deep_at_decoders_offset() {
+    let mut bytes = Vec::new();
+    for _ in 0..1100 {
+        bytes.extend_from_slice(&[28, 0, 0, 0, 1, 0, 0, 0]);
+    }
+    bytes.extend_from_slice(&[0, 0, 0, 0]);
+    let err = decode(&bytes, Dialect::Godot4, &DecodeOptions::default()).unwrap_err();
+    let x = explain::explain(&bytes, &explain::ExplainOptions::new(Dialect::Godot4));
+    assert_eq!(x.error.map(|e| e.offset()), Some(err.offset()));
+}
+
+/// Found by the `text` test on `godot3/pool_string_one_empty.bin` read as Pandemonium 4.0
+/// with objects allowed (id 23 is OBJECT there): a full object of class `"\u{1}"`, whose
+/// `to_text_exact` is `Object(\u{1},)`, which `from_text` refuses.
+#[test]
+#[ignore = "fix pending: the text form prints a class name verbatim (src/text/)"]
+fn text_of_an_object_with_an_odd_class_name_parses() {
+    let bytes = [23, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0];
+    let options = DecodeOptions {
+        version: Some(Version::new(4, 0, 0)),
+        allow_objects: true,
+        ..DecodeOptions::default()
+    };
+    let (v, _) = decode(&bytes, Dialect::Pandemonium, &options).unwrap();
+    let text = to_text_exact(&v, Dialect::Pandemonium);
+    let back = from_text(&text, Dialect::Pandemonium).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+    assert!(back.same(&v));
+}
+
+/// Found by the `explain` test on `godot3/big_pool_vector2.bin` read as Godot 4.2 with
+/// objects allowed: an Object whose class name starts with NUL reads as an empty name, which
+/// the decoder (like the engine, `if (str.is_empty())` in `decode_variant`) takes as a null
+/// object ending there; explain reads on into a property count and reports an error at 0.
+#[test]
+#[ignore = "fix pending: explain does not end an object whose class name reads empty (src/explain.rs)"]
+fn explain_ends_an_object_whose_class_reads_empty() {
+    // OBJECT, class name of 4 bytes "\0abc", then a NIL.
+    let bytes = [24, 0, 0, 0, 4, 0, 0, 0, 0, b'a', b'b', b'c', 0, 0, 0, 0];
+    let options = DecodeOptions {
+        allow_objects: true,
+        ..DecodeOptions::default()
+    };
+    let (v, used) = decode(&bytes, Dialect::Godot4, &options).unwrap();
+    assert_eq!((v, used), (Variant::Object(Object::Null), 12));
+    let mut x = explain::ExplainOptions::new(Dialect::Godot4);
+    x.decode.allow_objects = true;
+    let e = explain::explain(&bytes, &x);
+    assert!(e.error.is_none(), "{:?}", e.error.map(|e| e.to_string()));
+    assert_eq!(e.values, 2);
+}
+
+/// `to_text_exact` then `from_text` gives `v` back (the promise of `to_text_exact`).
+fn assert_text_reads_back(v: &Variant, dialect: Dialect) {
+    let text = to_text_exact(v, dialect);
+    let back = from_text(&text, dialect).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+    assert!(back.same(v), "{text:?} reads back as {back:?}, not {v:?}");
+}
+
+/// Found by the `text` target: a Godot 4 Vector2 sent with FLAG_64 (a `precision=double`
+/// engine) prints its doubles exactly, but `from_text` narrows math reals to `f32`.
+#[test]
+#[ignore = "fix pending: from_text narrows the reals of math types that to_text_exact printed as doubles (src/text/)"]
+fn text_exact_keeps_double_precision_math_reals() {
+    let mut bytes = vec![5, 0, 1, 0];
+    bytes.extend_from_slice(&0.1f64.to_le_bytes());
+    bytes.extend_from_slice(&0.2f64.to_le_bytes());
+    let (v, _) = decode(&bytes, Dialect::Godot4, &DecodeOptions::default()).unwrap();
+    assert_text_reads_back(&v, Dialect::Godot4);
+}
+
+/// Found by the `text` target: NodePath names that are empty or hold `:` or `/` (the wire
+/// carries any string) come back split or lost (`NodePath("Player::po")`).
+#[test]
+#[ignore = "fix pending: the NodePath text form cannot hold an empty name or one with `:` or `/` (src/text/)"]
+fn text_exact_keeps_odd_nodepath_names() {
+    for (names, subnames) in [
+        (vec!["Player"], vec![":po"]),
+        (vec!["a", ""], vec![]),
+        (vec![""], vec![""]),
+    ] {
+        let v = Variant::NodePath(Box::new(NodePath {
+            names: names.into_iter().map(String::from).collect(),
+            subnames: subnames.into_iter().map(String::from).collect(),
+            absolute: false,
+        }));
+        assert_text_reads_back(&v, Dialect::Godot4);
+    }
+}
+
+/// Found by the `text` target: a Dictionary keyed by Nil and by a null Object (both print
+/// `null`) reads back with one entry.
+#[test]
+#[ignore = "fix pending: keys that print alike merge when the text is read back (src/text/)"]
+fn text_exact_keeps_keys_that_print_alike() {
+    let mut d = Dictionary::new();
+    d.insert(Variant::Nil, Variant::Int(1));
+    d.insert(Variant::Object(Object::Null), Variant::Int(2));
+    assert_eq!(d.len(), 2);
+    assert_text_reads_back(&Variant::Dictionary(d), Dialect::Godot4);
+}
+
+/// Found by the `text` target: a Dictionary typed by the builtin Nil (the wire can say so)
+/// prints `Dictionary[Nil, Variant]`, which reads back typed by a class called `Nil`.
+#[test]
+#[ignore = "fix pending: `Nil` as a type name reads back as a class (src/text/)"]
+fn text_exact_keeps_typed_nil() {
+    let mut d = Dictionary::new();
+    d.insert(Variant::from(""), Variant::Nil);
+    d.typed = Some(Box::new(DictionaryType {
+        key: Some(ElementType::Builtin(Kind::Nil)),
+        value: None,
+    }));
+    assert_text_reads_back(&Variant::Dictionary(d), Dialect::Godot4);
+}
+
+/// Found by the `text` target on a Godot 3 scripted object whose property name had become
+/// the script's source: property names print between quotes without escapes, so a `"` or a
+/// newline in one makes text that does not parse.
+#[test]
+#[ignore = "fix pending: object property names print without escapes (src/text/)"]
+fn text_exact_escapes_property_names() {
+    let v = Variant::Object(Object::Full(Box::new(FullObject {
+        class: "Resource".into(),
+        properties: vec![("title = \"Sword\"\n".into(), Variant::Int(1))],
+    })));
+    assert_text_reads_back(&v, Dialect::Godot3);
+}
+
+/// Found by the `explain` target with tight limits: the decoder stops at a count that takes
+/// it over `limits.max_elements` (`TooManyElements`, ERR_OUT_OF_MEMORY), explain walks on.
+#[test]
+#[ignore = "fix pending: explain does not apply limits.max_elements (src/explain.rs)"]
+fn explain_stops_at_the_element_limit() {
+    // An Array of 3 nulls with at most 2 elements allowed.
+    let bytes = [28, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    let mut x = explain::ExplainOptions::new(Dialect::Godot4);
+    x.decode.limits.max_elements = 2;
+    let err = decode(&bytes, Dialect::Godot4, &x.decode).unwrap_err();
+    assert!(matches!(err, DecodeError::TooManyElements { .. }), "{err}");
+    let e = explain::explain(&bytes, &x);
+    assert_eq!(e.error.map(|e| e.offset()), Some(err.offset()));
+}
