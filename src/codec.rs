@@ -100,7 +100,7 @@ impl VariantCodec {
                     Ok(Some(v))
                 }
                 Bare::NeedMore(needed) => {
-                    src.reserve(needed.min(self.max_frame));
+                    src.reserve(reservation(needed, self.max_frame));
                     Ok(None)
                 }
             };
@@ -115,7 +115,7 @@ impl VariantCodec {
         .map_err(|e| self.located(e))?;
         match avail {
             Availability::NeedMore { needed } => {
-                src.reserve(needed.min(self.max_frame));
+                src.reserve(reservation(needed, self.max_frame));
                 Ok(None)
             }
             Availability::Complete { len } => {
@@ -202,4 +202,11 @@ impl Encoder<Variant> for VariantCodec {
     fn encode(&mut self, value: Variant, dst: &mut BytesMut) -> Result<(), CodecError> {
         Encoder::<&Variant>::encode(self, &value, dst)
     }
+}
+
+/// Room to make for a frame that needs `needed` more bytes: what it needs, but no more than
+/// 64 KiB at a time, so that a length prefix that lies cannot make a connection allocate what
+/// it claims before the bytes arrive (the buffer grows as they do).
+fn reservation(needed: usize, max_frame: usize) -> usize {
+    needed.min(max_frame).min(64 << 10)
 }

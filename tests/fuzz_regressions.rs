@@ -25,7 +25,6 @@ fn nested_lying_arrays(levels: usize, tail: usize) -> Vec<u8> {
 /// as many elements as the rest of the input could hold, so nesting multiplies it. 1000
 /// levels and 256 KiB of zeros (263 KiB) reserve 2.5 GB; 1 MiB would reserve 10 GB.
 #[test]
-#[ignore = "fix pending: decode reserves capacity from the remaining input at every nesting level (src/decode.rs)"]
 fn nested_lying_counts_reserve_in_proportion_to_the_input() {
     assert!(counting_installed());
     let input = nested_lying_arrays(1000, 1 << 18);
@@ -55,7 +54,6 @@ fn nested_lying_counts_cost_the_borrowed_decoder_nothing() {
 /// makes the codec reserve 200 MiB for an 8-byte input (`src.reserve(needed)`), so each
 /// connection can make a server allocate up to the frame limit (256 MiB) with 4 bytes.
 #[test]
-#[ignore = "fix pending: VariantCodec reserves what a length prefix claims before the bytes arrive (src/codec.rs)"]
 fn a_lying_prefix_does_not_make_the_codec_reserve_it() {
     use bytes::BytesMut;
     use tokio_util::codec::Decoder;

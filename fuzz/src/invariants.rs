@@ -180,22 +180,10 @@ pub fn decode_budget(len: usize) -> usize {
     64 * len + 128 * 1024
 }
 
-/// Known finding, fix pending (tests/fuzz_regressions.rs,
-/// `nested_lying_counts_reserve_in_proportion_to_the_input`): every nested container
-/// reserves room for as many elements as the rest of the input could hold, so the cost is
-/// up to the input times the nesting depth. Until it is fixed the targets check that looser
-/// bound (which still catches anything worse, such as a reservation of what a count claims);
-/// set this to `false` with the fix.
-pub const KNOWN_RESERVE_PER_LEVEL: bool = true;
-
-/// The budget the targets check: [`decode_budget`], or while [`KNOWN_RESERVE_PER_LEVEL`]
-/// stands, that plus 8 bytes per input byte per possible nesting level (1024 at most).
+/// The budget the targets check: [`decode_budget`] (nested containers that lie about their
+/// counts share one reservation budget, see tests/fuzz_regressions.rs).
 pub fn checked_budget(len: usize) -> usize {
-    if KNOWN_RESERVE_PER_LEVEL {
-        decode_budget(len) + 8 * len * (len / 8 + 1).min(1024)
-    } else {
-        decode_budget(len)
-    }
+    decode_budget(len)
 }
 
 fn assert_within_budget(what: &str, setup: &Setup, len: usize, peak: usize) {

@@ -11,6 +11,11 @@ pub(crate) struct Decoder<'a, 'o> {
     pub(crate) elements: usize,
     /// Whether some dictionary had a repeated key (see [`DictFill::replaced`]).
     pub(crate) replaced: bool,
+    /// Input bytes not yet promised to the elements of a container whose room was reserved.
+    /// Every element takes at least `min_size` bytes of its own, so real input never needs
+    /// more than its length in promised bytes; lying counts nested inside one another cannot
+    /// make the reservations add up to more than that (a multiple of the input, not a power).
+    pub(crate) unpromised: usize,
 }
 
 /// What [`Decoder::other`] read: a finished value or an opened container.
@@ -34,6 +39,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
             options,
             elements: 0,
             replaced: false,
+            unpromised: buf.len(),
         }
     }
 
@@ -214,7 +220,18 @@ impl<'a, 'o> Decoder<'a, 'o> {
         let at = self.pos;
         let n = self.u32()? & quirks::COUNT_MASK;
         self.count_elements(at, n as usize)?;
-        Ok((n, (n as usize).min(self.remaining() / min_size)))
+        Ok((n, self.reserve(n as usize, min_size)))
+    }
+
+    /// How many elements of at least `min_size` bytes to make room for when a container says
+    /// it has `n`: no more than the rest of the input, and no more than the input not yet
+    /// promised to other containers, can hold.
+    pub(crate) fn reserve(&mut self, n: usize, min_size: usize) -> usize {
+        let cap = n
+            .min(self.remaining() / min_size)
+            .min(self.unpromised / min_size);
+        self.unpromised -= cap * min_size;
+        cap
     }
 
     #[inline]
@@ -550,7 +567,8 @@ impl<'a, 'o> Decoder<'a, 'o> {
                 // A negative count is an empty array, not an error (the decoder never checks it).
                 let n = n.max(0) as usize;
                 self.count_elements(at, n)?;
-                let mut v = vec_for::<B, _>(n.min(self.remaining() / 4));
+                let cap = self.reserve(n, 4);
+                let mut v = vec_for::<B, _>(cap);
                 for _ in 0..n {
                     let s = self.string::<B>()?;
                     keep::<B, _>(&mut v, s);
