@@ -8,7 +8,8 @@ use crate::dialect::Dialect;
 use crate::error::EncodeError;
 use crate::generated::kinds::{Feature, Kind};
 use crate::layout::{fits_f32, real_to_f32_bits};
-use crate::layout::{FixedValue, PackedValue};
+use crate::generated::value::{match_fixed, match_packed};
+use crate::layout::{FixedLayout, FixedValue};
 use crate::quirks::{self, FLAG_64};
 use crate::variant::*;
 use crate::version::Version;
@@ -355,14 +356,16 @@ impl<'o, S: Sink> Encoder<'o, S> {
         Ok(false)
     }
 
-    /// [`Encoder::wide`] over the reals that `visit` gives (those of a math value).
-    fn wide_visit(
+    /// [`Encoder::wide`] for a math value: `fits` says cheaply whether all its reals survive
+    /// `f32`; only when one does not are they visited to name it in the error.
+    fn wide_checked(
         &self,
         kind: Kind,
+        fits: impl FnOnce() -> bool,
         visit: impl FnOnce(&mut dyn FnMut(f64)),
     ) -> Result<bool, EncodeError> {
         let mut bad = None;
-        if S::CHECKS && !self.options.round_reals {
+        if S::CHECKS && !self.options.round_reals && !fits() {
             visit(&mut |r| {
                 if bad.is_none() && !fits_f32(r) {
                     bad = Some(r);
@@ -380,11 +383,10 @@ impl<'o, S: Sink> Encoder<'o, S> {
         Ok(())
     }
 
-    fn fixed(&mut self, v: &dyn FixedValue) -> Result<(), EncodeError> {
-        let kind = v.kind();
-        let wide = self.wide_visit(kind, |f| v.visit_reals(f))?;
-        self.header(kind, if wide { FLAG_64 } else { 0 })?;
-        self.out.layout(v.size(wide), |o| v.write(wide, o));
+    fn fixed<T: FixedLayout>(&mut self, x: &T) -> Result<(), EncodeError> {
+        let wide = self.wide_checked(T::KIND, || x.reals_fit_f32(), |f| x.visit_reals(f))?;
+        self.header(T::KIND, if wide { FLAG_64 } else { 0 })?;
+        self.out.layout(T::size(wide), |o| x.write(wide, o));
         Ok(())
     }
 
@@ -562,25 +564,28 @@ impl<'o, S: Sink> Encoder<'o, S> {
                     self.out.zeros(1 + quirks::pad4(n));
                 }
             }
-            // Fixed layouts and packed arrays of them (the spec's kinds).
-            _ => {
-                if let Some(f) = v.as_fixed() {
-                    self.fixed(f)?
-                } else if let Some(p) = v.as_packed() {
-                    self.packed(p)?
-                }
-            }
+            // Fixed layouts and packed arrays of them (the spec's kinds), each through its own
+            // generated layout (a static dispatch: these are hot in game states).
+            other => match_fixed!(other, x => self.fixed(x)?, _ => match_packed!(other, xs => {
+                self.packed(other.kind(), xs)?
+            }, _ => {})),
         }
         Ok(())
     }
 
-    fn packed(&mut self, x: &dyn PackedValue) -> Result<(), EncodeError> {
-        let kind = x.kind();
-        let wide = self.wide_visit(kind, |f| x.visit_reals(f))?;
+    fn packed<T: FixedLayout>(&mut self, kind: Kind, xs: &[T]) -> Result<(), EncodeError> {
+        let wide = self.wide_checked(
+            kind,
+            || xs.iter().all(T::reals_fit_f32),
+            |f| xs.iter().for_each(|x| x.visit_reals(f)),
+        )?;
         self.header(kind, if wide { FLAG_64 } else { 0 })?;
-        self.count(x.len())?;
-        self.out
-            .layout(x.len() * x.element_size(wide), |o| x.write(wide, o));
+        self.count(xs.len())?;
+        self.out.layout(xs.len() * T::size(wide), |o| {
+            for x in xs {
+                x.write(wide, o)
+            }
+        });
         Ok(())
     }
 

@@ -166,6 +166,8 @@ pub trait FixedLayout: Copy + Default + PartialEq + std::fmt::Debug + 'static {
     fn write(&self, wide: bool, out: &mut Vec<u8>);
     /// Calls `f` with each component, in order.
     fn visit(&self, f: &mut dyn FnMut(f64));
+    /// Whether every real component survives `f32` (what a single-precision engine holds).
+    fn reals_fit_f32(&self) -> bool;
     /// Builds a value from its components (`f(i)` is component `i`; integers are truncated).
     fn build(f: &mut dyn FnMut(usize) -> f64) -> Self;
     /// The value held by `v`, if it is of this kind.

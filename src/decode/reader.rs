@@ -214,6 +214,24 @@ impl<'a, 'o> Decoder<'a, 'o> {
         Ok(())
     }
 
+    /// A math value of fixed kind `kind` (`wide`: FLAG_64 reals), through its layout.
+    #[inline]
+    pub(crate) fn fixed_value<B: Build<'a>>(
+        &mut self,
+        kind: Kind,
+        wide: bool,
+    ) -> Result<B, DecodeError> {
+        with_fixed!(kind, T => {
+            let v = self.fixed(<T as FixedLayout>::size(wide), |b| <T as FixedLayout>::read(b, wide))?;
+            Ok(B::fixed(v))
+        }, _ => Err(DecodeError::UnknownType {
+            offset: self.pos,
+            tag: 0,
+            dialect: self.dialect,
+            version: self.version,
+        }))
+    }
+
     /// The count of an Array/Dictionary/Object; capacity is bounded by what the input can hold.
     #[inline]
     pub(crate) fn count(&mut self, min_size: usize) -> Result<(u32, usize), DecodeError> {
@@ -440,6 +458,12 @@ impl<'a, 'o> Decoder<'a, 'o> {
                 put(B::string(self.cow_text()?));
                 return Ok(None);
             }
+            // Math values (a Vector2 in every game state): straight to their layout.
+            k if k.is_fixed() => {
+                let wide = flag && dialect.flag64_reals(version, k);
+                put(self.fixed_value::<B>(k, wide)?);
+                return Ok(None);
+            }
             _ => {
                 return match self.other(at, header, kind)? {
                     Step::Value(v) => {
@@ -466,14 +490,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
         let (dialect, version) = (self.dialect, self.version);
         let flag = header & FLAG_64 != 0;
         let wide = flag && dialect.flag64_reals(version, kind);
-        // Fixed layouts and packed arrays of them: one generic read each (the spec's kinds).
-        let fixed = with_fixed!(kind, T => {
-            let v = self.fixed(<T as FixedLayout>::size(wide), |b| <T as FixedLayout>::read(b, wide))?;
-            Some(B::fixed(v))
-        }, _ => None);
-        if let Some(v) = fixed {
-            return Ok(Step::Value(v));
-        }
+        // Packed arrays of fixed layouts: one generic read each (the spec's kinds).
         let packed = with_packed!(kind, T => Some(self.packed::<B, T>(wide)?), _ => None);
         if let Some(v) = packed {
             return Ok(Step::Value(v));

@@ -10,8 +10,8 @@
 use crate::generated::kinds::Kind;
 use crate::generated::value::{Variant, VariantRef};
 use crate::layout::{
-    read_f32_bits, read_i32, read_real, real_from_f32_bits, real_to_f32_bits, write_f32,
-    write_i32, write_real, Component, FixedLayout, PackedLayout, Scalar,
+    fits_f32, read_f32_bits, read_i32, read_real, real_from_f32_bits, real_to_f32_bits,
+    write_f32, write_i32, write_real, Component, FixedLayout, PackedLayout, Scalar,
 };
 use crate::packed::PackedRef;
 /// A 2D vector of reals.
@@ -65,6 +65,10 @@ impl FixedLayout for Vector2 {
     fn visit(&self, f: &mut dyn FnMut(f64)) {
         f(self.x);
         f(self.y);
+    }
+    #[inline]
+    fn reals_fit_f32(&self) -> bool {
+        fits_f32(self.x) && fits_f32(self.y)
     }
     fn build(f: &mut dyn FnMut(usize) -> f64) -> Vector2 {
         let mut v = Vector2::default();
@@ -151,6 +155,10 @@ impl FixedLayout for Vector2i {
     fn visit(&self, f: &mut dyn FnMut(f64)) {
         f(f64::from(self.x));
         f(f64::from(self.y));
+    }
+    #[inline]
+    fn reals_fit_f32(&self) -> bool {
+        true
     }
     fn build(f: &mut dyn FnMut(usize) -> f64) -> Vector2i {
         let mut v = Vector2i::default();
@@ -259,6 +267,11 @@ impl FixedLayout for Rect2 {
         f(self.size.x);
         f(self.size.y);
     }
+    #[inline]
+    fn reals_fit_f32(&self) -> bool {
+        fits_f32(self.position.x) && fits_f32(self.position.y) && fits_f32(self.size.x)
+            && fits_f32(self.size.y)
+    }
     fn build(f: &mut dyn FnMut(usize) -> f64) -> Rect2 {
         let mut v = Rect2::default();
         v.position.x = f(0);
@@ -348,6 +361,10 @@ impl FixedLayout for Rect2i {
         f(f64::from(self.size.x));
         f(f64::from(self.size.y));
     }
+    #[inline]
+    fn reals_fit_f32(&self) -> bool {
+        true
+    }
     fn build(f: &mut dyn FnMut(usize) -> f64) -> Rect2i {
         let mut v = Rect2i::default();
         v.position.x = f(0) as i32;
@@ -434,6 +451,10 @@ impl FixedLayout for Vector3 {
         f(self.x);
         f(self.y);
         f(self.z);
+    }
+    #[inline]
+    fn reals_fit_f32(&self) -> bool {
+        fits_f32(self.x) && fits_f32(self.y) && fits_f32(self.z)
     }
     fn build(f: &mut dyn FnMut(usize) -> f64) -> Vector3 {
         let mut v = Vector3::default();
@@ -531,6 +552,10 @@ impl FixedLayout for Vector3i {
         f(f64::from(self.x));
         f(f64::from(self.y));
         f(f64::from(self.z));
+    }
+    #[inline]
+    fn reals_fit_f32(&self) -> bool {
+        true
     }
     fn build(f: &mut dyn FnMut(usize) -> f64) -> Vector3i {
         let mut v = Vector3i::default();
@@ -660,6 +685,11 @@ impl FixedLayout for Transform2D {
         f(self.origin.x);
         f(self.origin.y);
     }
+    #[inline]
+    fn reals_fit_f32(&self) -> bool {
+        fits_f32(self.x.x) && fits_f32(self.x.y) && fits_f32(self.y.x)
+            && fits_f32(self.y.y) && fits_f32(self.origin.x) && fits_f32(self.origin.y)
+    }
     fn build(f: &mut dyn FnMut(usize) -> f64) -> Transform2D {
         let mut v = Transform2D::default();
         v.x.x = f(0);
@@ -759,6 +789,10 @@ impl FixedLayout for Vector4 {
         f(self.y);
         f(self.z);
         f(self.w);
+    }
+    #[inline]
+    fn reals_fit_f32(&self) -> bool {
+        fits_f32(self.x) && fits_f32(self.y) && fits_f32(self.z) && fits_f32(self.w)
     }
     fn build(f: &mut dyn FnMut(usize) -> f64) -> Vector4 {
         let mut v = Vector4::default();
@@ -867,6 +901,10 @@ impl FixedLayout for Vector4i {
         f(f64::from(self.y));
         f(f64::from(self.z));
         f(f64::from(self.w));
+    }
+    #[inline]
+    fn reals_fit_f32(&self) -> bool {
+        true
     }
     fn build(f: &mut dyn FnMut(usize) -> f64) -> Vector4i {
         let mut v = Vector4i::default();
@@ -977,6 +1015,11 @@ impl FixedLayout for Plane {
         f(self.normal.z);
         f(self.d);
     }
+    #[inline]
+    fn reals_fit_f32(&self) -> bool {
+        fits_f32(self.normal.x) && fits_f32(self.normal.y) && fits_f32(self.normal.z)
+            && fits_f32(self.d)
+    }
     fn build(f: &mut dyn FnMut(usize) -> f64) -> Plane {
         let mut v = Plane::default();
         v.normal.x = f(0);
@@ -1074,6 +1117,10 @@ impl FixedLayout for Quaternion {
         f(self.y);
         f(self.z);
         f(self.w);
+    }
+    #[inline]
+    fn reals_fit_f32(&self) -> bool {
+        fits_f32(self.x) && fits_f32(self.y) && fits_f32(self.z) && fits_f32(self.w)
     }
     fn build(f: &mut dyn FnMut(usize) -> f64) -> Quaternion {
         let mut v = Quaternion::default();
@@ -1186,6 +1233,12 @@ impl FixedLayout for Aabb {
         f(self.size.x);
         f(self.size.y);
         f(self.size.z);
+    }
+    #[inline]
+    fn reals_fit_f32(&self) -> bool {
+        fits_f32(self.position.x) && fits_f32(self.position.y)
+            && fits_f32(self.position.z) && fits_f32(self.size.x)
+            && fits_f32(self.size.y) && fits_f32(self.size.z)
     }
     fn build(f: &mut dyn FnMut(usize) -> f64) -> Aabb {
         let mut v = Aabb::default();
@@ -1325,6 +1378,13 @@ impl FixedLayout for Basis {
         f(self.rows[2].x);
         f(self.rows[2].y);
         f(self.rows[2].z);
+    }
+    #[inline]
+    fn reals_fit_f32(&self) -> bool {
+        fits_f32(self.rows[0].x) && fits_f32(self.rows[0].y) && fits_f32(self.rows[0].z)
+            && fits_f32(self.rows[1].x) && fits_f32(self.rows[1].y)
+            && fits_f32(self.rows[1].z) && fits_f32(self.rows[2].x)
+            && fits_f32(self.rows[2].y) && fits_f32(self.rows[2].z)
     }
     fn build(f: &mut dyn FnMut(usize) -> f64) -> Basis {
         let mut v = Basis::default();
@@ -1496,6 +1556,15 @@ impl FixedLayout for Transform3D {
         f(self.origin.x);
         f(self.origin.y);
         f(self.origin.z);
+    }
+    #[inline]
+    fn reals_fit_f32(&self) -> bool {
+        fits_f32(self.basis.rows[0].x) && fits_f32(self.basis.rows[0].y)
+            && fits_f32(self.basis.rows[0].z) && fits_f32(self.basis.rows[1].x)
+            && fits_f32(self.basis.rows[1].y) && fits_f32(self.basis.rows[1].z)
+            && fits_f32(self.basis.rows[2].x) && fits_f32(self.basis.rows[2].y)
+            && fits_f32(self.basis.rows[2].z) && fits_f32(self.origin.x)
+            && fits_f32(self.origin.y) && fits_f32(self.origin.z)
     }
     fn build(f: &mut dyn FnMut(usize) -> f64) -> Transform3D {
         let mut v = Transform3D::default();
@@ -1705,6 +1774,17 @@ impl FixedLayout for Projection {
         f(self.columns[3].z);
         f(self.columns[3].w);
     }
+    #[inline]
+    fn reals_fit_f32(&self) -> bool {
+        fits_f32(self.columns[0].x) && fits_f32(self.columns[0].y)
+            && fits_f32(self.columns[0].z) && fits_f32(self.columns[0].w)
+            && fits_f32(self.columns[1].x) && fits_f32(self.columns[1].y)
+            && fits_f32(self.columns[1].z) && fits_f32(self.columns[1].w)
+            && fits_f32(self.columns[2].x) && fits_f32(self.columns[2].y)
+            && fits_f32(self.columns[2].z) && fits_f32(self.columns[2].w)
+            && fits_f32(self.columns[3].x) && fits_f32(self.columns[3].y)
+            && fits_f32(self.columns[3].z) && fits_f32(self.columns[3].w)
+    }
     fn build(f: &mut dyn FnMut(usize) -> f64) -> Projection {
         let mut v = Projection::default();
         v.columns[0].x = f(0);
@@ -1809,6 +1889,10 @@ impl FixedLayout for Color {
         f(real_from_f32_bits(self.g.to_bits()));
         f(real_from_f32_bits(self.b.to_bits()));
         f(real_from_f32_bits(self.a.to_bits()));
+    }
+    #[inline]
+    fn reals_fit_f32(&self) -> bool {
+        true
     }
     fn build(f: &mut dyn FnMut(usize) -> f64) -> Color {
         let mut v = Color::default();

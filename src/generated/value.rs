@@ -498,6 +498,66 @@ macro_rules! with_fixed {
     };
 }
 pub(crate) use with_fixed;
+/// `match_fixed!(value, x => body, _ => other)`: `body` with `x` a reference to the math
+/// struct a `Variant` holds, or `other` for any other value (one match, no lookups).
+macro_rules! match_fixed {
+    ($v:expr, $x:ident => $body:expr, _ => $other:expr) => {
+        match $v { crate ::generated::value::Variant::Vector2($x) => { let $x : & crate
+        ::generated::math::Vector2 = $x; $body } crate
+        ::generated::value::Variant::Vector2i($x) => { let $x : & crate
+        ::generated::math::Vector2i = $x; $body } crate
+        ::generated::value::Variant::Rect2($x) => { let $x : & crate
+        ::generated::math::Rect2 = $x; $body } crate
+        ::generated::value::Variant::Rect2i($x) => { let $x : & crate
+        ::generated::math::Rect2i = $x; $body } crate
+        ::generated::value::Variant::Vector3($x) => { let $x : & crate
+        ::generated::math::Vector3 = $x; $body } crate
+        ::generated::value::Variant::Vector3i($x) => { let $x : & crate
+        ::generated::math::Vector3i = $x; $body } crate
+        ::generated::value::Variant::Transform2D($x) => { let $x : & crate
+        ::generated::math::Transform2D = & * * $x; $body } crate
+        ::generated::value::Variant::Vector4($x) => { let $x : & crate
+        ::generated::math::Vector4 = $x; $body } crate
+        ::generated::value::Variant::Vector4i($x) => { let $x : & crate
+        ::generated::math::Vector4i = $x; $body } crate
+        ::generated::value::Variant::Plane($x) => { let $x : & crate
+        ::generated::math::Plane = $x; $body } crate
+        ::generated::value::Variant::Quaternion($x) => { let $x : & crate
+        ::generated::math::Quaternion = $x; $body } crate
+        ::generated::value::Variant::Aabb($x) => { let $x : & crate
+        ::generated::math::Aabb = & * * $x; $body } crate
+        ::generated::value::Variant::Basis($x) => { let $x : & crate
+        ::generated::math::Basis = & * * $x; $body } crate
+        ::generated::value::Variant::Transform3D($x) => { let $x : & crate
+        ::generated::math::Transform3D = & * * $x; $body } crate
+        ::generated::value::Variant::Projection($x) => { let $x : & crate
+        ::generated::math::Projection = & * * $x; $body } crate
+        ::generated::value::Variant::Color($x) => { let $x : & crate
+        ::generated::math::Color = $x; $body } _ => $other }
+    };
+}
+pub(crate) use match_fixed;
+/// `match_packed!(value, xs => body, _ => other)`: `body` with `xs` the elements of the
+/// packed array of a fixed layout a `Variant` holds, or `other` for any other value.
+macro_rules! match_packed {
+    ($v:expr, $x:ident => $body:expr, _ => $other:expr) => {
+        match $v { crate ::generated::value::Variant::PackedVector2Array($x) => { let $x
+        : & [crate ::generated::math::Vector2] = $x; $body } crate
+        ::generated::value::Variant::PackedVector2iArray($x) => { let $x : & [crate
+        ::generated::math::Vector2i] = $x; $body } crate
+        ::generated::value::Variant::PackedVector3Array($x) => { let $x : & [crate
+        ::generated::math::Vector3] = $x; $body } crate
+        ::generated::value::Variant::PackedVector3iArray($x) => { let $x : & [crate
+        ::generated::math::Vector3i] = $x; $body } crate
+        ::generated::value::Variant::PackedColorArray($x) => { let $x : & [crate
+        ::generated::math::Color] = $x; $body } crate
+        ::generated::value::Variant::PackedVector4Array($x) => { let $x : & [crate
+        ::generated::math::Vector4] = $x; $body } crate
+        ::generated::value::Variant::PackedVector4iArray($x) => { let $x : & [crate
+        ::generated::math::Vector4i] = $x; $body } _ => $other }
+    };
+}
+pub(crate) use match_packed;
 /// `with_packed!(kind, T => body, _ => other)`: `body` with `T` the element struct of
 /// packed kind `kind`, or `other` for any other kind.
 macro_rules! with_packed {

@@ -112,8 +112,8 @@ pub fn emit_math(spec: &Spec) -> TokenStream {
         use crate::generated::kinds::Kind;
         use crate::generated::value::{Variant, VariantRef};
         use crate::layout::{
-            read_f32_bits, read_i32, read_real, real_from_f32_bits, real_to_f32_bits, write_f32,
-            write_i32, write_real, Component, FixedLayout, PackedLayout, Scalar,
+            fits_f32, read_f32_bits, read_i32, read_real, real_from_f32_bits, real_to_f32_bits,
+            write_f32, write_i32, write_real, Component, FixedLayout, PackedLayout, Scalar,
         };
         use crate::packed::PackedRef;
 
@@ -232,6 +232,17 @@ fn emit_layout(k: &KindDef, l: &Layout, t: &Type, packed: Option<&KindDef>) -> T
             Scalar::F32 => quote! { f(real_from_f32_bits(#src.to_bits())); },
         }
     });
+    let real_paths: Vec<TokenStream> = l
+        .components
+        .iter()
+        .filter(|c| c.scalar == Scalar::Real)
+        .map(|c| access(quote!(self), &c.path))
+        .collect();
+    let fits = if real_paths.is_empty() {
+        quote!(true)
+    } else {
+        quote!(#(fits_f32(#real_paths))&&*)
+    };
     let builds = l.components.iter().enumerate().map(|(i, c)| {
         let dst = access(quote!(v), &c.path);
         let i = lit(i as u64);
@@ -297,6 +308,10 @@ fn emit_layout(k: &KindDef, l: &Layout, t: &Type, packed: Option<&KindDef>) -> T
             }
             fn visit(&self, f: &mut dyn FnMut(f64)) {
                 #(#visits)*
+            }
+            #[inline]
+            fn reals_fit_f32(&self) -> bool {
+                #fits
             }
             fn build(f: &mut dyn FnMut(usize) -> f64) -> #name {
                 let mut v = #name::default();
@@ -398,6 +413,22 @@ pub fn emit_value(spec: &Spec) -> TokenStream {
     let with_fixed = fixed.iter().map(|(k, _)| {
         let v = ident(&k.name);
         quote!(crate::generated::kinds::Kind::#v => { type $T = crate::generated::math::#v; $body })
+    });
+    let match_fixed = fixed.iter().map(|(k, _)| {
+        let v = ident(&k.name);
+        let deref = if boxed(k) { quote!(&**$x) } else { quote!($x) };
+        quote!(crate::generated::value::Variant::#v($x) => {
+            let $x: &crate::generated::math::#v = #deref;
+            $body
+        })
+    });
+    let match_packed = packed.iter().map(|(k, e)| {
+        let v = ident(&k.name);
+        let e = ident(e);
+        quote!(crate::generated::value::Variant::#v($x) => {
+            let $x: &[crate::generated::math::#e] = $x;
+            $body
+        })
     });
     let with_packed = packed.iter().map(|(k, e)| {
         let v = ident(&k.name);
@@ -546,6 +577,24 @@ pub fn emit_value(spec: &Spec) -> TokenStream {
             };
         }
         pub(crate) use with_fixed;
+
+        /// `match_fixed!(value, x => body, _ => other)`: `body` with `x` a reference to the math
+        /// struct a `Variant` holds, or `other` for any other value (one match, no lookups).
+        macro_rules! match_fixed {
+            ($v:expr, $x:ident => $body:expr, _ => $other:expr) => {
+                match $v { #(#match_fixed)* _ => $other }
+            };
+        }
+        pub(crate) use match_fixed;
+
+        /// `match_packed!(value, xs => body, _ => other)`: `body` with `xs` the elements of the
+        /// packed array of a fixed layout a `Variant` holds, or `other` for any other value.
+        macro_rules! match_packed {
+            ($v:expr, $x:ident => $body:expr, _ => $other:expr) => {
+                match $v { #(#match_packed)* _ => $other }
+            };
+        }
+        pub(crate) use match_packed;
 
         /// `with_packed!(kind, T => body, _ => other)`: `body` with `T` the element struct of
         /// packed kind `kind`, or `other` for any other kind.
