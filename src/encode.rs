@@ -7,8 +7,8 @@
 use crate::dialect::Dialect;
 use crate::error::EncodeError;
 use crate::generated::kinds::{Feature, Kind};
-use crate::layout::{fits_f32, real_to_f32_bits};
 use crate::generated::value::{match_fixed, match_packed};
+use crate::layout::{fits_f32, real_to_f32_bits};
 use crate::layout::{FixedLayout, FixedValue};
 use crate::quirks::{self, FLAG_64};
 use crate::variant::*;
