@@ -10,8 +10,8 @@
 use crate::generated::kinds::Kind;
 use crate::generated::value::{Variant, VariantRef};
 use crate::layout::{
-    read_f32_bits, read_i32, read_real, real_from_f32_bits, real_to_f32_bits, write_f32,
-    write_i32, write_real, Component, FixedLayout, PackedLayout, Scalar,
+    fits_f32, read_f32_bits, read_i32, read_real, real_from_f32_bits, real_to_f32_bits,
+    write_f32, write_i32, write_real, Component, FixedLayout, PackedLayout, Scalar,
 };
 use crate::packed::PackedRef;
 /// A 2D vector of reals.
@@ -65,6 +65,10 @@ impl FixedLayout for Vector2 {
     fn visit(&self, f: &mut dyn FnMut(f64)) {
         f(self.x);
         f(self.y);
+    }
+    #[inline]
+    fn reals_fit_f32(&self) -> bool {
+        fits_f32(self.x) && fits_f32(self.y)
     }
     fn build(f: &mut dyn FnMut(usize) -> f64) -> Vector2 {
         let mut v = Vector2::default();
@@ -136,6 +140,10 @@ impl FixedLayout for Vector2i {
     fn visit(&self, f: &mut dyn FnMut(f64)) {
         f(f64::from(self.x));
         f(f64::from(self.y));
+    }
+    #[inline]
+    fn reals_fit_f32(&self) -> bool {
+        true
     }
     fn build(f: &mut dyn FnMut(usize) -> f64) -> Vector2i {
         let mut v = Vector2i::default();
@@ -227,6 +235,10 @@ impl FixedLayout for Color {
         f(real_from_f32_bits(self.g.to_bits()));
         f(real_from_f32_bits(self.b.to_bits()));
         f(real_from_f32_bits(self.a.to_bits()));
+    }
+    #[inline]
+    fn reals_fit_f32(&self) -> bool {
+        true
     }
     fn build(f: &mut dyn FnMut(usize) -> f64) -> Color {
         let mut v = Color::default();

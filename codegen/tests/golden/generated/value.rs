@@ -162,6 +162,27 @@ macro_rules! with_fixed {
     };
 }
 pub(crate) use with_fixed;
+/// `match_fixed!(value, x => body, _ => other)`: `body` with `x` a reference to the math
+/// struct a `Variant` holds, or `other` for any other value (one match, no lookups).
+macro_rules! match_fixed {
+    ($v:expr, $x:ident => $body:expr, _ => $other:expr) => {
+        match $v { crate ::generated::value::Variant::Vector2($x) => { let $x : & crate
+        ::generated::math::Vector2 = $x; $body } crate
+        ::generated::value::Variant::Vector2i($x) => { let $x : & crate
+        ::generated::math::Vector2i = $x; $body } crate
+        ::generated::value::Variant::Color($x) => { let $x : & crate
+        ::generated::math::Color = $x; $body } _ => $other }
+    };
+}
+pub(crate) use match_fixed;
+/// `match_packed!(value, xs => body, _ => other)`: `body` with `xs` the elements of the
+/// packed array of a fixed layout a `Variant` holds, or `other` for any other value.
+macro_rules! match_packed {
+    ($v:expr, $x:ident => $body:expr, _ => $other:expr) => {
+        match $v { _ => $other }
+    };
+}
+pub(crate) use match_packed;
 /// `with_packed!(kind, T => body, _ => other)`: `body` with `T` the element struct of
 /// packed kind `kind`, or `other` for any other kind.
 macro_rules! with_packed {
