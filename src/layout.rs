@@ -216,10 +216,6 @@ pub trait FixedValue {
     fn components(&self) -> &'static [Component];
     /// Calls `f` with each component, in order.
     fn visit(&self, f: &mut dyn FnMut(f64));
-    /// Payload bytes for `wide`.
-    fn size(&self, wide: bool) -> usize;
-    /// Appends the payload.
-    fn write(&self, wide: bool, out: &mut Vec<u8>);
     /// Calls `f` with each real component (not integers, not `Color`'s `f32`s), in order.
     fn visit_reals(&self, f: &mut dyn FnMut(f64)) {
         reals_of(self.components(), &mut |g| self.visit(g), f)
@@ -241,12 +237,6 @@ impl<T: FixedLayout> FixedValue for T {
     }
     fn visit(&self, f: &mut dyn FnMut(f64)) {
         FixedLayout::visit(self, f)
-    }
-    fn size(&self, wide: bool) -> usize {
-        T::size(wide)
-    }
-    fn write(&self, wide: bool, out: &mut Vec<u8>) {
-        FixedLayout::write(self, wide, out)
     }
 }
 
@@ -270,10 +260,6 @@ pub trait PackedValue {
     fn element_variant(&self, i: usize) -> Option<crate::Variant>;
     /// Calls `f` with each component of element `i` (nothing if there is none).
     fn visit_element(&self, i: usize, f: &mut dyn FnMut(f64));
-    /// Payload bytes of one element for `wide`.
-    fn element_size(&self, wide: bool) -> usize;
-    /// Appends every element's payload.
-    fn write(&self, wide: bool, out: &mut Vec<u8>);
     /// Calls `f` with each real component (not integers, not `Color`'s `f32`s), in order.
     fn visit_reals(&self, f: &mut dyn FnMut(f64)) {
         reals_of(self.components(), &mut |g| self.visit(g), f)
@@ -310,14 +296,6 @@ impl<T: PackedLayout> PackedValue for Vec<T> {
     fn visit_element(&self, i: usize, f: &mut dyn FnMut(f64)) {
         if let Some(x) = self.get(i) {
             FixedLayout::visit(x, f);
-        }
-    }
-    fn element_size(&self, wide: bool) -> usize {
-        T::size(wide)
-    }
-    fn write(&self, wide: bool, out: &mut Vec<u8>) {
-        for x in self {
-            FixedLayout::write(x, wide, out);
         }
     }
 }

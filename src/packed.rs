@@ -225,12 +225,4 @@ impl<T: PackedLayout> PackedValue for PackedRef<'_, T> {
             FixedLayout::visit(&x, f);
         }
     }
-    fn element_size(&self, wide: bool) -> usize {
-        T::size(wide)
-    }
-    fn write(&self, wide: bool, out: &mut Vec<u8>) {
-        for x in self.iter() {
-            FixedLayout::write(&x, wide, out);
-        }
-    }
 }

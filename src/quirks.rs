@@ -1,8 +1,8 @@
 //! Every rule of the engines that is not table data, in one place, each with its source.
 //!
 //! The byte tables (type ids, field offsets) come from `spec/*.yaml` through the generated
-//! code; what is here is behaviour: when a number goes out wide, how strings are cut, how
-//! keys compare. References are to `core/io/marshalls.cpp` (`encode_variant` /
+//! code; what is here is behaviour: when a number goes out wide, how strings are cut (how
+//! dictionary keys compare is the value model's, in `variant/key.rs`). References are to `core/io/marshalls.cpp` (`encode_variant` /
 //! `decode_variant`) unless said otherwise; see ../shared/reference/engine-wire-format.md.
 
 /// Header bit 16: FLAG_64 on INT/FLOAT/math types, OBJECT_AS_ID on OBJECT. Taken from the

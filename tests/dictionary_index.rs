@@ -71,6 +71,9 @@ fn the_index_gives_the_scan_answers() {
     // Text keys of both kinds by their text.
     assert_eq!(d.get_str("k3"), d.get(&Variant::String("k3".into())));
     assert!(d.get_str("k5").is_some() && d.get_str("nope").is_none());
+    // A name key alone is found by its text too (through the index, not a scan).
+    d.insert(Variant::StringName("only_a_name".into()), Variant::Int(7));
+    assert_eq!(d.get_str("only_a_name"), Some(&Variant::Int(7)));
     // The NaN and zero keys collapsed to one entry each.
     let nans = d
         .entries()

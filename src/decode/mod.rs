@@ -2,7 +2,7 @@
 //! driver, a borrowed [`VariantRef`](crate::borrowed::VariantRef)), safe on untrusted input.
 //!
 //! One driver reads the bytes for every result; what it builds from them is the business of a
-//! `Build` implementation (owned values; borrowed values, see `borrowed.rs`; nothing but
+//! `Build` implementation (owned values; borrowed values, see `borrowed/`; nothing but
 //! dictionary-key fingerprints, `Probe`, for the validating pass of lazy views), so
 //! validation, errors and offsets are the same for both by construction. It is iterative
 //! (containers are an explicit stack), so no input can overflow the thread stack whatever

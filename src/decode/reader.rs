@@ -220,13 +220,14 @@ impl<'a, 'o> Decoder<'a, 'o> {
         &mut self,
         kind: Kind,
         wide: bool,
+        header: u32,
     ) -> Result<B, DecodeError> {
         with_fixed!(kind, T => {
             let v = self.fixed(<T as FixedLayout>::size(wide), |b| <T as FixedLayout>::read(b, wide))?;
             Ok(B::fixed(v))
         }, _ => Err(DecodeError::UnknownType {
-            offset: self.pos,
-            tag: 0,
+            offset: self.pos - 4,
+            tag: header & quirks::TYPE_MASK,
             dialect: self.dialect,
             version: self.version,
         }))
@@ -461,7 +462,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
             // Math values (a Vector2 in every game state): straight to their layout.
             k if k.is_fixed() => {
                 let wide = flag && dialect.flag64_reals(version, k);
-                put(self.fixed_value::<B>(k, wide)?);
+                put(self.fixed_value::<B>(k, wide, header)?);
                 return Ok(None);
             }
             _ => {

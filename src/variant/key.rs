@@ -142,6 +142,18 @@ pub(crate) fn hash_key_real<H: Hasher>(x: f64, h: &mut H) {
 
 /// A hash consistent with [`same_key`]. It hashes less than it compares (the kind
 /// only, for the rarer key types), which is still consistent: equal keys hash equal.
+/// [`hash_variant_key`] of a `String` (or `StringName`, `name`) key with text `text`, without
+/// building the key.
+pub(crate) fn hash_text_key<H: Hasher>(text: &str, name: bool, h: &mut H) {
+    let kind = if name {
+        crate::generated::kinds::Kind::StringName
+    } else {
+        crate::generated::kinds::Kind::String
+    };
+    kind.hash(h);
+    text.hash(h);
+}
+
 pub(crate) fn hash_variant_key<H: Hasher>(v: &Variant, h: &mut H, depth: usize) {
     v.kind().hash(h);
     match v {
@@ -149,8 +161,8 @@ pub(crate) fn hash_variant_key<H: Hasher>(v: &Variant, h: &mut H, depth: usize) 
         Variant::Int(i) => i.hash(h),
         Variant::Rid(r) => r.hash(h),
         Variant::Float(f) => hash_key_real(*f, h),
-        Variant::String(s) => s.hash(h),
-        Variant::StringName(s) => s.0.hash(h),
+        Variant::String(s) => s.as_str().hash(h),
+        Variant::StringName(s) => s.0.as_str().hash(h),
         Variant::NodePath(p) => (&p.names, &p.subnames).hash(h),
         Variant::Array(a) if depth < 4 => {
             a.items.len().hash(h);

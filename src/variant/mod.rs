@@ -257,20 +257,34 @@ impl Dictionary {
 
     /// The value of a `String` (or `StringName`) key.
     pub fn get_str(&self, key: &str) -> Option<&Variant> {
-        if self.index.is_some() {
-            let text = GString::new(key);
-            let as_string = Variant::String(text.clone());
-            let as_name = Variant::StringName(StringName(text));
-            return self.get(&as_string).or_else(|| self.get(&as_name));
-        }
-        self.entries
-            .iter()
-            .find(|(k, _)| match k {
-                Variant::String(s) => s == key,
-                Variant::StringName(s) => s.0 == key,
-                _ => false,
+        let is_key = |k: &Variant, name: bool| match k {
+            Variant::String(s) => !name && s == key,
+            Variant::StringName(s) => name && s.0 == key,
+            _ => false,
+        };
+        let Some(index) = &self.index else {
+            let i = self
+                .entries
+                .iter()
+                .position(|(k, _)| is_key(k, false) || is_key(k, true));
+            return i.map(|i| &self.entries[i].1);
+        };
+        // The `String` and the `StringName` key of that text, each found by its hash; the
+        // earlier entry wins, as in the scan.
+        let (table, state) = &**index;
+        [false, true]
+            .into_iter()
+            .filter_map(|name| {
+                use std::hash::{BuildHasher, Hasher};
+                let mut h = state.build_hasher();
+                key::hash_text_key(key, name, &mut h);
+                let h = h.finish();
+                table
+                    .find(h, |&(eh, i)| eh == h && is_key(&self.entries[i].0, name))
+                    .map(|&(_, i)| i)
             })
-            .map(|(_, v)| v)
+            .min()
+            .map(|i| &self.entries[i].1)
     }
 
     /// Inserts or replaces (in place) the value of `key`, as `dict[key] = value` does.

@@ -1,0 +1,47 @@
+//! Instruction counts of the codec on W1–W4, for `valgrind --tool=callgrind` (repeatable where
+//! wall-clock timings on a shared machine are not): `icount decode|borrowed|encode w3 N` runs N
+//! operations; subtract the count of `N = 0` (building the workload) and divide by N.
+#[path = "../common/workloads.rs"]
+mod workloads;
+
+use gdvariant::{decode, decode_borrowed, encode, DecodeOptions, Dialect, EncodeOptions};
+use std::hint::black_box;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (Some(what), Some(w), Some(n)) = (args.first(), args.get(1), args.get(2)) else {
+        eprintln!("usage: icount decode|borrowed|encode w1|w2|w3|w4 N");
+        std::process::exit(2);
+    };
+    let n: usize = n.parse().unwrap_or(0);
+    let Some(work) = workloads::all()
+        .into_iter()
+        .find(|x| x.name.starts_with(w.as_str()))
+    else {
+        eprintln!("icount: no workload {w}");
+        std::process::exit(2);
+    };
+    let value = work.value;
+    let encode_options = EncodeOptions::default();
+    let bytes = encode(&value, Dialect::Godot4, &encode_options).unwrap_or_default();
+    let decode_options = DecodeOptions::default();
+    for _ in 0..n {
+        match what.as_str() {
+            "decode" => drop(black_box(decode(
+                black_box(&bytes),
+                Dialect::Godot4,
+                &decode_options,
+            ))),
+            "borrowed" => drop(black_box(decode_borrowed(
+                black_box(&bytes),
+                Dialect::Godot4,
+                &decode_options,
+            ))),
+            _ => drop(black_box(encode(
+                black_box(&value),
+                Dialect::Godot4,
+                &encode_options,
+            ))),
+        }
+    }
+}
