@@ -42,10 +42,10 @@
 //! 8 for an `f32` in `Color` and `PackedFloat32Array`/`PackedColorArray`).
 
 use crate::generated::kinds::Kind;
-use crate::generated::value::{fixed_from, packed_from};
-use crate::layout::{components_of, tree_of, Component, Scalar, Tree};
-use crate::layout::{real_from_f32_bits, real_to_f32_bits};
-use crate::stack::with_stack_for;
+use crate::stack::grow;
+use crate::variant::layout::{components_of, tree_of, Component, Scalar, Tree};
+use crate::variant::layout::{real_from_f32_bits, real_to_f32_bits};
+use crate::variant::value::{fixed_from, packed_from};
 use crate::variant::*;
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
@@ -72,33 +72,41 @@ pub struct JsonError {
 /// # Ok::<(), gdvariant::json::JsonError>(())
 /// ```
 pub fn to_json(value: &Variant) -> Value {
-    with_stack_for(variant_depth(value), || {
-        serde_json::to_value(Json(value)).expect("the JSON form has only string keys")
-    })
+    serde_json::to_value(Json(value)).expect("the JSON form has only string keys")
 }
 
 /// The JSON text of `value` on one line (what `gdvariant decode --format json` prints),
 /// written straight from the value.
 pub fn to_json_string(value: &Variant) -> String {
-    with_stack_for(variant_depth(value), || {
-        serde_json::to_string(&Json(value)).expect("the JSON form has only string keys")
-    })
+    serde_json::to_string(&Json(value)).expect("the JSON form has only string keys")
 }
 
 /// Writes the JSON text of `value` to `w` (no newline).
-pub fn write_json<W: std::io::Write + Send>(w: W, value: &Variant) -> std::io::Result<()> {
-    with_stack_for(variant_depth(value), || {
-        serde_json::to_writer(w, &Json(value)).map_err(std::io::Error::from)
-    })
+pub fn write_json<W: std::io::Write>(w: W, value: &Variant) -> std::io::Result<()> {
+    serde_json::to_writer(w, &Json(value)).map_err(std::io::Error::from)
 }
 
 /// The one definition of the JSON form's shape: a value as `serde` sees it.
 /// [`to_json`], [`to_json_string`] and [`write_json`] all serialize through it.
+///
+/// Serializing recurses once per nesting level; each container level first makes sure the
+/// stack has room (growing it on demand), so any value the decoder accepts serializes.
 #[derive(Clone, Copy)]
 pub struct Json<'a>(pub &'a Variant);
 
 impl Serialize for Json<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Variant::Array(_) | Variant::Dictionary(_) | Variant::Object(Object::Full(_)) => {
+                grow(|| self.serialize_here(s))
+            }
+            _ => self.serialize_here(s),
+        }
+    }
+}
+
+impl Json<'_> {
+    fn serialize_here<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let v = self.0;
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", v.kind().name())?;
@@ -131,7 +139,7 @@ impl Serialize for Json<'_> {
                 },
             )?,
             Variant::Dictionary(d) => {
-                if let Some(t) = &d.typed {
+                if let Some(t) = d.typed() {
                     m.serialize_entry("key_type", &ElementJ(t.key.as_ref()))?;
                     m.serialize_entry("value_type", &ElementJ(t.value.as_ref()))?;
                 }
@@ -343,50 +351,10 @@ impl Serialize for Shaped<'_> {
 
 /// The value a JSON document describes (the inverse of [`to_json`]).
 pub fn from_json(json: &Value) -> Result<Variant, JsonError> {
-    with_stack_for(value_depth(json) / 2, || {
-        Reader {
-            path: vec!["$".into()],
-        }
-        .value(json)
-    })
-}
-
-/// Nesting depth of a value (containers and full objects), counted without recursion.
-fn variant_depth(v: &Variant) -> usize {
-    let mut max = 0;
-    let mut stack = vec![(v, 0usize)];
-    while let Some((v, d)) = stack.pop() {
-        max = max.max(d);
-        match v {
-            Variant::Array(a) => stack.extend(a.items.iter().map(|x| (x, d + 1))),
-            Variant::Dictionary(x) => {
-                for (k, val) in x.entries() {
-                    stack.push((k, d + 1));
-                    stack.push((val, d + 1));
-                }
-            }
-            Variant::Object(Object::Full(o)) => {
-                stack.extend(o.properties.iter().map(|(_, x)| (x, d + 1)))
-            }
-            _ => {}
-        }
+    Reader {
+        path: vec!["$".into()],
     }
-    max
-}
-
-/// Nesting depth of a JSON value, counted without recursion.
-fn value_depth(v: &Value) -> usize {
-    let mut max = 0;
-    let mut stack = vec![(v, 0usize)];
-    while let Some((v, d)) = stack.pop() {
-        max = max.max(d);
-        match v {
-            Value::Array(a) => stack.extend(a.iter().map(|x| (x, d + 1))),
-            Value::Object(o) => stack.extend(o.values().map(|x| (x, d + 1))),
-            _ => {}
-        }
-    }
-    max
+    .value(json)
 }
 
 /// Deepest JSON nesting [`parse_document`] accepts: two levels (object and array) for each
@@ -408,16 +376,15 @@ pub fn parse_document(text: &str) -> Result<Value, JsonError> {
             message: format!("nested {depth} levels deep; at most {MAX_JSON_DEPTH} are read"),
         });
     }
-    with_stack_for(depth / 2, || {
-        let mut de = serde_json::Deserializer::from_str(text);
-        de.disable_recursion_limit();
-        serde::Deserialize::deserialize(&mut de)
-            .and_then(|v| de.end().map(|()| v))
-            .map_err(|e| JsonError {
-                path: format!("line {}, column {}", e.line(), e.column()),
-                message: format!("not JSON: {e}"),
-            })
-    })
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    // serde_json recurses once per level: the adapter grows the stack as it goes.
+    serde::Deserialize::deserialize(serde_stacker::Deserializer::new(&mut de))
+        .and_then(|v| de.end().map(|()| v))
+        .map_err(|e| JsonError {
+            path: format!("line {}, column {}", e.line(), e.column()),
+            message: format!("not JSON: {e}"),
+        })
 }
 
 /// Reads every JSON document of `input` (JSON Lines, or documents one after another), as
@@ -521,9 +488,7 @@ impl<R: std::io::Read> Documents<R> {
                 path: format!("document {n}"),
                 message: format!("not UTF-8: {e}"),
             })
-            .and_then(|text| {
-                with_stack_for(max / 2, || parse_document(text).and_then(|v| from_json(&v)))
-            })
+            .and_then(|text| parse_document(text).and_then(|v| from_json(&v)))
             .map_err(|e| JsonError {
                 path: format!("document {n} (from line {start_line}): {}", e.path),
                 message: e.message,
@@ -601,9 +566,10 @@ impl Reader {
         })
     }
 
+    /// Reads what is at `seg` (one level down, so the stack is grown first if need be).
     fn at<T>(&mut self, seg: impl Into<String>, f: impl FnOnce(&mut Self) -> Res<T>) -> Res<T> {
         self.path.push(seg.into());
-        let r = f(self);
+        let r = grow(|| f(self));
         self.path.pop();
         r
     }
@@ -703,7 +669,7 @@ impl Reader {
                     entries.push(self.at(format!("[{i}]"), |r| r.pair(p))?);
                 }
                 let mut d: Dictionary = entries.into_iter().collect();
-                d.typed = typed;
+                d.set_typed(typed.map(|t| *t));
                 Variant::Dictionary(d)
             }
             Kind::Array | Kind::TypedArray | Kind::PackedTypedArray => {

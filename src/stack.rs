@@ -1,5 +1,21 @@
 //! Running deeply recursive work (the JSON form, the explain walker) on a stack that holds it.
 
+/// Runs `f`, one level of a recursive walk, with at least [`RED_ZONE`] bytes of stack left:
+/// when less is left, `f` runs on a fresh segment (memory from the allocator, no thread),
+/// so a walk is as deep as its value whatever the caller's stack.
+#[cfg(feature = "json")]
+#[inline]
+pub(crate) fn grow<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(RED_ZONE, SEGMENT, f)
+}
+
+/// Stack that one level of any walk here needs, with room to spare in a debug build.
+#[cfg(feature = "json")]
+const RED_ZONE: usize = 128 << 10;
+/// Size of each new segment: a few dozen levels.
+#[cfg(feature = "json")]
+const SEGMENT: usize = 4 << 20;
+
 /// Runs `f`, which recurses about once per level of a value `depth` levels deep, on a stack
 /// that holds it: inline for shallow values, else on a helper thread with a stack sized for
 /// the depth. The decoder accepts 1024 levels, more than a 2 MiB thread stack can recurse

@@ -121,3 +121,21 @@ fn large_files_are_guessed_from_their_start_and_decoded_whole() {
     assert_eq!(d.code, 0, "{}", d.stderr);
     assert_eq!(d.text().lines().count(), 6 * copies);
 }
+
+/// The deepest value the decoder accepts (1024 nested Arrays) is guessed on a thread with a
+/// 2 MiB stack, as a library caller's would be: `guess` spawns no thread of its own.
+#[test]
+fn the_deepest_value_is_guessed_on_an_ordinary_stack() {
+    let mut bytes = Vec::new();
+    for _ in 0..1024 {
+        bytes.extend_from_slice(&[28, 0, 0, 0, 1, 0, 0, 0]);
+    }
+    bytes.extend_from_slice(&[0, 0, 0, 0]);
+    let g = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || guess(&bytes, Some(Framing::Bare)))
+        .unwrap()
+        .join()
+        .expect("guess overflowed a 2 MiB stack");
+    assert!(g.best.complete(1024 * 8 + 4), "{g}");
+}
