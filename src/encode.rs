@@ -7,10 +7,10 @@
 use crate::dialect::Dialect;
 use crate::error::EncodeError;
 use crate::generated::kinds::{Feature, Kind};
-use crate::generated::value::{match_fixed, match_packed};
-use crate::layout::{fits_f32, real_to_f32_bits};
-use crate::layout::{FixedLayout, FixedValue};
 use crate::quirks::{self, FLAG_64};
+use crate::variant::layout::{fits_f32, real_to_f32_bits};
+use crate::variant::layout::{FixedLayout, FixedValue};
+use crate::variant::value::{match_fixed, match_packed};
 use crate::variant::*;
 use crate::version::Version;
 use std::cell::Cell;
@@ -647,7 +647,7 @@ impl<'o, S: Sink> Encoder<'o, S> {
     /// The header and key/value type data of a Dictionary (kept out of the recursive frame).
     #[inline(never)]
     fn dictionary_header(&mut self, d: &Dictionary) -> Result<(), EncodeError> {
-        let (k, v) = match &d.typed {
+        let (k, v) = match d.typed() {
             None => (None, None),
             Some(t) => {
                 if !self
@@ -668,7 +668,7 @@ impl<'o, S: Sink> Encoder<'o, S> {
     }
 
     fn dictionary(&mut self, d: &Dictionary, depth: usize) -> Result<(), EncodeError> {
-        if d.typed.is_none() {
+        if d.typed().is_none() {
             // The common untyped case needs none of the type data.
             self.header(Kind::Dictionary, 0)?;
         } else {

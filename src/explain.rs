@@ -13,9 +13,9 @@ use crate::dialect::Dialect;
 use crate::error::DecodeError;
 use crate::framing::{FrameError, Framing};
 use crate::generated::kinds::{Feature, FieldInfo, Kind};
-use crate::layout::Scalar;
-use crate::layout::{read_u32, read_u64};
 use crate::quirks;
+use crate::variant::layout::Scalar;
+use crate::variant::layout::{read_u32, read_u64};
 use crate::variant::Variant;
 use crate::version::Version;
 use std::fmt;
@@ -905,7 +905,9 @@ fn field_value(raw: &[u8], ty: &str, wide: bool) -> String {
         ("i32", 4) => u32v().map(|v| (v as i32).to_string()),
         ("i32" | "i64", 8) | ("i64", _) => u64v().map(|v| (v as i64).to_string()),
         ("u64", 8) => u64v().map(|v| v.to_string()),
-        ("f32" | "real" | "f64", 4) => u32v().map(|v| real(crate::layout::real_from_f32_bits(v))),
+        ("f32" | "real" | "f64", 4) => {
+            u32v().map(|v| real(crate::variant::layout::real_from_f32_bits(v)))
+        }
         ("f32" | "real" | "f64", 8) => u64v().map(|v| real(f64::from_bits(v))),
         _ => None,
     };

@@ -294,7 +294,8 @@ fn short_input(
         // ...except a NodePath's name count, whose bit 31 is the format marker: the decoder
         // reports the whole word when the names and subnames cannot fit yet.
         DecodeError::LengthOutOfBounds { offset, .. } if offset >= 4 && offset + 4 <= buf.len() => {
-            let header = crate::layout::read_u32(buf, offset - 4) & crate::quirks::TYPE_MASK;
+            let header =
+                crate::variant::layout::read_u32(buf, offset - 4) & crate::quirks::TYPE_MASK;
             let version = options.version.unwrap_or_else(|| dialect.newest());
             (dialect.kind_of(version, header) == Some(crate::Kind::NodePath)).then_some(1)
         }

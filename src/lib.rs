@@ -23,10 +23,8 @@ mod generated;
 pub mod guess;
 #[cfg(feature = "json")]
 pub mod json;
-mod layout;
 pub mod math;
 pub mod migrate;
-mod packed;
 mod quirks;
 #[cfg(feature = "serde")]
 pub mod serde;
@@ -44,8 +42,8 @@ pub use error::{DecodeError, EncodeError};
 /// `#[derive(GodotVariant)]`: implements [`ToVariant`] and [`FromVariant`]; see [`convert`].
 pub use gdvariant_derive::GodotVariant;
 pub use generated::kinds::{Feature, FieldInfo, Kind, TypeInfo};
-pub use packed::{PackedElement, PackedRef};
 pub use text::{from_text, to_text, to_text_exact, TextError};
+pub use variant::packed::{PackedElement, PackedRef};
 pub use variant::{
     Array, ArrayType, Dictionary, DictionaryType, ElementType, FullObject, GString, NodePath,
     Object, Signal, StringName, Variant,

@@ -1,13 +1,15 @@
 //! The math value types of the Variant model (vectors, rectangles, transforms, colors): the
-//! structs are generated from the spec (`crate::generated::math`); their constants live here.
+//! structs are generated from the spec (`crate::variant::math`); their constants live here.
 //!
 //! Real components are stored as `f64`: a single-precision engine's `f32` widens exactly and
 //! a double-precision engine's `f64` fits as is, so one model carries both builds losslessly.
 //! Integer vectors are `i32`, as in every engine; `Color` is always four `f32`.
 
-pub use crate::generated::math::*;
 /// Every math type by its components, as the spec lays them out (see [`FixedLayout`]).
-pub use crate::layout::{Component, FixedLayout, FixedValue, PackedLayout, PackedValue, Scalar};
+pub use crate::variant::layout::{
+    Component, FixedLayout, FixedValue, PackedLayout, PackedValue, Scalar,
+};
+pub use crate::variant::math::*;
 
 impl Basis {
     /// The identity matrix.

@@ -30,8 +30,8 @@
 
 use crate::dialect::Dialect;
 use crate::generated::kinds::{Feature, Kind};
-use crate::generated::value::{fixed_from, packed_from};
-use crate::layout::real_to_f32_bits;
+use crate::variant::layout::real_to_f32_bits;
+use crate::variant::value::{fixed_from, packed_from};
 use crate::variant::*;
 use crate::version::Version;
 use std::collections::BTreeMap;
@@ -162,7 +162,10 @@ impl Migrator {
 
     /// Reals that a single-precision target rounds.
     fn reals(&mut self, path: &str, kind: Kind, reals: &[f64]) {
-        if let Some(r) = reals.iter().find(|r| !crate::layout::fits_f32(**r)) {
+        if let Some(r) = reals
+            .iter()
+            .find(|r| !crate::variant::layout::fits_f32(**r))
+        {
             self.lose(
                 path,
                 format!(
@@ -233,7 +236,7 @@ impl Migrator {
                 }
             }
             Variant::PackedFloat64Array(x) if !to.has(Kind::PackedFloat64Array) => {
-                if x.iter().all(|f| crate::layout::fits_f32(*f)) {
+                if x.iter().all(|f| crate::variant::layout::fits_f32(*f)) {
                     self.lose(
                         path,
                         "PackedFloat64Array",
@@ -241,7 +244,7 @@ impl Migrator {
                     );
                     Variant::PackedFloat32Array(
                         x.iter()
-                            .map(|f| f32::from_bits(crate::layout::real_to_f32_bits(*f)))
+                            .map(|f| f32::from_bits(crate::variant::layout::real_to_f32_bits(*f)))
                             .collect(),
                     )
                 } else {
@@ -378,9 +381,9 @@ impl Migrator {
             }
             out.insert(k2, v2);
         }
-        if let Some(t) = &d.typed {
+        if let Some(t) = d.typed() {
             if self.to.feature(Feature::TypedDictionary) {
-                out.typed = Some(t.clone());
+                out.set_typed(Some(t.clone()));
             } else {
                 self.lose(
                     path,

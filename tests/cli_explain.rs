@@ -281,7 +281,7 @@ fn typed_containers_without_engine_fixtures_tile_too() {
     use gdvariant::{encode, Array, Dictionary, ElementType, EncodeOptions, Kind, Variant};
     let mut d = Dictionary::new();
     d.insert(Variant::Int(1), Variant::from("one"));
-    d.typed = Some(Box::new(gdvariant::DictionaryType {
+    d.set_typed(Some(gdvariant::DictionaryType {
         key: Some(ElementType::Builtin(Kind::Int)),
         value: Some(ElementType::Class("Node".into())),
     }));

@@ -102,7 +102,7 @@ fn test_marshalls_typed_array_and_dictionary() {
     // #28/#29: Dictionary[int, int] (4.4+): key and value kinds BUILTIN in bits 16-19.
     let mut d = Dictionary::new();
     d.insert(big.clone(), big.clone());
-    d.typed = Some(Box::new(DictionaryType {
+    d.set_typed(Some(DictionaryType {
         key: Some(ElementType::Builtin(Kind::Int)),
         value: Some(ElementType::Builtin(Kind::Int)),
     }));

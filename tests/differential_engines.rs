@@ -493,7 +493,7 @@ fn replaced_text(v: &Variant, input: &[u8]) -> bool {
                 n(&o.class) + o.properties.iter().map(|(p, _)| n(p)).sum::<usize>()
             }
             Variant::Array(a) => a.typed.as_ref().map_or(0, |t| class(&t.element)),
-            Variant::Dictionary(d) => d.typed.as_ref().map_or(0, |t| {
+            Variant::Dictionary(d) => d.typed().map_or(0, |t| {
                 t.key.as_ref().map_or(0, class) + t.value.as_ref().map_or(0, class)
             }),
             _ => 0,
@@ -555,10 +555,9 @@ fn first_difference(a: &Variant, b: &Variant) -> Option<String> {
                 .zip(&y.items)
                 .find_map(|(p, q)| first_difference(p, q));
         }
-        (Variant::Dictionary(x), Variant::Dictionary(y)) if x.typed != y.typed => {
+        (Variant::Dictionary(x), Variant::Dictionary(y)) if x.typed() != y.typed() => {
             let as_id = Some(ElementType::Class("EncodedObjectAsID".into()));
-            if y.typed
-                .as_ref()
+            if y.typed()
                 .is_some_and(|t| t.key == as_id || t.value == as_id)
             {
                 return Some("typed_object_dictionary_becomes_encoded_object_as_id".into());
@@ -575,7 +574,7 @@ fn first_difference(a: &Variant, b: &Variant) -> Option<String> {
         }
         (Variant::Dictionary(x), Variant::Dictionary(y)) => {
             if x.len() != y.len() {
-                if x.typed.is_some() {
+                if x.typed().is_some() {
                     return Some("typed_dictionary_drops_mismatched_entries".into());
                 }
                 return Some("dictionary_size_differs".into());

@@ -198,7 +198,7 @@ fn text_exact_keeps_keys_that_print_alike() {
 fn text_exact_keeps_typed_nil() {
     let mut d = Dictionary::new();
     d.insert(Variant::from(""), Variant::Nil);
-    d.typed = Some(Box::new(DictionaryType {
+    d.set_typed(Some(DictionaryType {
         key: Some(ElementType::Builtin(Kind::Nil)),
         value: None,
     }));

@@ -27,7 +27,7 @@ fn same_as_text(a: &Variant, b: &Variant) -> bool {
                     .all(|(p, q)| same_as_text(p, q))
         }
         (Dictionary(x), Dictionary(y)) => {
-            x.typed == y.typed
+            x.typed() == y.typed()
                 && x.len() == y.len()
                 && x.entries().iter().all(|(k, v)| {
                     y.entries()

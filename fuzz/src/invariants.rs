@@ -264,7 +264,7 @@ fn assert_agrees(r: &VariantRef<'_>, v: &Variant, path: &str) {
         }
         (VariantRef::Dictionary(a), Variant::Dictionary(b)) => {
             assert_eq!(a.len(), b.len(), "borrowed: size of {path}");
-            assert_eq!(a.typed, b.typed, "borrowed: key/value types of {path}");
+            assert_eq!(a.typed(), b.typed(), "borrowed: key/value types of {path}");
             let mut n = 0;
             for (i, ((k, x), (l, y))) in a.iter().zip(b.entries()).enumerate() {
                 assert_agrees(&k, l, &format!("{path}.key{i}"));
@@ -342,7 +342,7 @@ fn same_but_null_objects(a: &Variant, b: &Variant) -> bool {
                     .all(|(p, q)| same_but_null_objects(p, q))
         }
         (Variant::Dictionary(x), Variant::Dictionary(y)) => {
-            x.typed == y.typed
+            x.typed() == y.typed()
                 && x.len() == y.len()
                 && x.entries().iter().zip(y.entries()).all(|((k, p), (l, q))| {
                     same_but_null_objects(k, l) && same_but_null_objects(p, q)
@@ -475,7 +475,7 @@ fn has_odd_class_name(v: &Variant) -> bool {
         }
         Variant::Array(a) => found |= a.typed.as_ref().is_some_and(|t| odd_type(&t.element)),
         Variant::Dictionary(d) => {
-            found |= d.typed.as_ref().is_some_and(|t| {
+            found |= d.typed().is_some_and(|t| {
                 t.key.as_ref().is_some_and(odd_type) || t.value.as_ref().is_some_and(odd_type)
             })
         }
@@ -621,8 +621,7 @@ fn has_builtin_nil_type(v: &Variant) -> bool {
         Variant::Array(a) => found |= a.typed.as_ref().map(|t| &t.element) == nil,
         Variant::Dictionary(d) => {
             found |= d
-                .typed
-                .as_ref()
+                .typed()
                 .is_some_and(|t| t.key.as_ref() == nil || t.value.as_ref() == nil)
         }
         _ => {}

@@ -13,9 +13,8 @@ mod shallow;
 use crate::decode::{drive, int_key_bit, text_key_bit, Build, Scalar, OTHER_KEY_BIT};
 use crate::dialect::Dialect;
 use crate::error::DecodeError;
-use crate::layout::FixedLayout;
-pub use crate::packed::{PackedElement, PackedRef};
 use crate::variant::key::{self, hash_key_real, hash_variant_key};
+pub use crate::variant::packed::{PackedElement, PackedRef};
 use crate::variant::*;
 pub(crate) use shallow::{decode_at, is_container, read_shallow, validate, Ctx, Shallow};
 use std::borrow::Cow;
@@ -64,7 +63,23 @@ pub fn decode_borrowed<'a>(
     Ok((Span::open(bytes, 0, ctx, shallow), used))
 }
 
-pub use crate::generated::value::VariantRef;
+/// `VariantRef` (generated from the spec): the borrowed value enum belongs to this layer.
+#[path = "../generated/value_ref.rs"]
+#[rustfmt::skip]
+mod value_ref;
+pub use value_ref::VariantRef;
+
+/// The packed arrays of plain numbers as views (those of fixed layouts are generated).
+macro_rules! packed_number_ref {
+    ($($t:ty => $variant:ident),*) => {$(
+        impl<'a> From<PackedRef<'a, $t>> for VariantRef<'a> {
+            fn from(v: PackedRef<'a, $t>) -> VariantRef<'a> {
+                VariantRef::$variant(v)
+            }
+        }
+    )*};
+}
+packed_number_ref!(i32 => PackedInt32Array, i64 => PackedInt64Array, f32 => PackedFloat32Array, f64 => PackedFloat64Array);
 
 /// A borrowed [`NodePath`].
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -375,8 +390,7 @@ impl ExactSizeIterator for ArrayIter<'_, '_> {}
 #[derive(Clone, PartialEq)]
 pub struct DictionaryRef<'a> {
     entries: Items<'a, (VariantRef<'a>, VariantRef<'a>)>,
-    /// The key and value types of a typed dictionary; `None` when untyped.
-    pub typed: Option<Box<DictionaryType>>,
+    typed: Option<Box<DictionaryType>>,
 }
 
 impl Default for DictionaryRef<'_> {
@@ -389,6 +403,11 @@ impl Default for DictionaryRef<'_> {
 }
 
 impl<'a> DictionaryRef<'a> {
+    /// The key and value types of a typed dictionary (Godot 4.4+); `None` when untyped.
+    pub fn typed(&self) -> Option<&DictionaryType> {
+        self.typed.as_deref()
+    }
+
     /// Entries in insertion order.
     pub fn iter(&self) -> DictionaryIter<'a, '_> {
         DictionaryIter {
@@ -479,10 +498,6 @@ impl<'a> Build<'a> for VariantRef<'a> {
         s
     }
     #[inline]
-    fn fixed<T: FixedLayout>(x: T) -> VariantRef<'a> {
-        x.into_ref()
-    }
-    #[inline]
     fn scalar(s: Scalar) -> VariantRef<'a> {
         match s {
             Scalar::Nil => VariantRef::Nil,
@@ -520,10 +535,6 @@ impl<'a> Build<'a> for VariantRef<'a> {
     #[inline]
     fn byte_array(bytes: &'a [u8]) -> VariantRef<'a> {
         VariantRef::PackedByteArray(bytes)
-    }
-    #[inline]
-    fn packed<T: PackedElement>(bytes: &'a [u8], wide: bool) -> VariantRef<'a> {
-        T::into_ref(PackedRef::new(bytes, wide))
     }
     fn string_array(items: Vec<Cow<'a, str>>) -> VariantRef<'a> {
         VariantRef::PackedStringArray(items)

@@ -6,8 +6,8 @@ use crate::decode::*;
 use crate::dialect::Dialect;
 use crate::error::DecodeError;
 use crate::generated::kinds::Kind;
-use crate::layout::read_u32;
 use crate::quirks;
+use crate::variant::layout::read_u32;
 use crate::variant::*;
 use crate::version::Version;
 

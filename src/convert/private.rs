@@ -195,7 +195,7 @@ pub fn vec_from_elements<T: FromVariant>(v: &Variant) -> Result<Vec<T>, FromVari
         Variant::PackedInt32Array(xs) => each(xs, |x| Variant::Int(*x as i64)),
         Variant::PackedInt64Array(xs) => each(xs, |x| Variant::Int(*x)),
         Variant::PackedFloat32Array(xs) => each(xs, |x| {
-            Variant::Float(crate::layout::real_from_f32_bits(x.to_bits()))
+            Variant::Float(crate::variant::layout::real_from_f32_bits(x.to_bits()))
         }),
         Variant::PackedFloat64Array(xs) => each(xs, |x| Variant::Float(*x)),
         Variant::PackedStringArray(xs) => each(xs, |x| Variant::String(GString::new(x))),

@@ -4,10 +4,10 @@
 use super::error::{FromVariantError, FromVariantErrorKind};
 use super::{FromVariant, ToVariant, TypedArrayElement};
 use crate::generated::kinds::Kind;
-use crate::generated::value::for_each_fixed;
-use crate::layout::{real_from_f32_bits, real_to_f32_bits};
-use crate::layout::{FixedLayout, PackedLayout};
 use crate::math::*;
+use crate::variant::layout::{real_from_f32_bits, real_to_f32_bits};
+use crate::variant::layout::{FixedLayout, PackedLayout};
+use crate::variant::value::for_each_fixed;
 use crate::variant::*;
 use std::borrow::Cow;
 

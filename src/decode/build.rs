@@ -3,6 +3,25 @@
 
 use super::*;
 
+/// Every fixed-stride packed array as a view of the input (the four of plain numbers, and
+/// those of fixed layouts).
+pub(crate) trait FromPacked<'a>:
+    FromPackedFixed<'a>
+    + From<PackedRef<'a, i32>>
+    + From<PackedRef<'a, i64>>
+    + From<PackedRef<'a, f32>>
+    + From<PackedRef<'a, f64>>
+{
+}
+impl<'a, T> FromPacked<'a> for T where
+    T: FromPackedFixed<'a>
+        + From<PackedRef<'a, i32>>
+        + From<PackedRef<'a, i64>>
+        + From<PackedRef<'a, f32>>
+        + From<PackedRef<'a, f64>>
+{
+}
+
 /// A leaf value that owns nothing: the part of a decoded value that is the same whether the
 /// result is owned or borrowed. Big math types are boxed as in [`Variant`], so that a
 /// `Scalar` stays as small as a value and moving it costs little.
@@ -19,7 +38,10 @@ pub(crate) enum Scalar {
 
 /// What the driver builds: the owned [`Variant`], or the borrowed `VariantRef<'a>` whose text
 /// and packed arrays point into the input `&'a [u8]`.
-pub(crate) trait Build<'a>: Sized {
+///
+/// Math values and packed arrays arrive through `From` (the spec's list of them is the
+/// generated [`FromFixed`] / [`FromPackedFixed`]), so the driver names no result type.
+pub(crate) trait Build<'a>: Sized + FromFixed + FromPacked<'a> {
     /// Whether containers keep their elements. The validating pass of lazy borrowed decoding
     /// (`Probe`) keeps none: it reads everything and builds nothing but dictionary keys.
     const KEEP: bool = true;
@@ -29,8 +51,6 @@ pub(crate) trait Build<'a>: Sized {
     type Entries: Entries<Self>;
     fn text(s: Cow<'a, str>) -> Self::Str;
     fn scalar(s: Scalar) -> Self;
-    /// A fixed-layout (math) value.
-    fn fixed<T: FixedLayout>(x: T) -> Self;
     /// A `String` value (its text goes straight into the result's own string type).
     fn string(s: Cow<'a, str>) -> Self;
     /// A `StringName` value (its text goes straight into the result's own string type).
@@ -38,8 +58,6 @@ pub(crate) trait Build<'a>: Sized {
     fn node_path(names: Vec<Self::Str>, subnames: Vec<Self::Str>, absolute: bool) -> Self;
     fn signal(name: Self::Str, object: u64) -> Self;
     fn byte_array(bytes: &'a [u8]) -> Self;
-    /// A fixed-stride packed array; `bytes` holds whole elements of `T::size(wide)` bytes.
-    fn packed<T: PackedElement>(bytes: &'a [u8], wide: bool) -> Self;
     fn string_array(items: Vec<Self::Str>) -> Self;
     fn array(items: Vec<Self>, typed: Option<Box<ArrayType>>) -> Self;
     /// Entries with unique keys (the driver applies the duplicate-key rule).
@@ -141,10 +159,6 @@ impl<'a> Build<'a> for Variant {
         s.into_owned()
     }
     #[inline]
-    fn fixed<T: FixedLayout>(x: T) -> Variant {
-        x.into_variant()
-    }
-    #[inline]
     fn scalar(s: Scalar) -> Variant {
         match s {
             Scalar::Nil => Variant::Nil,
@@ -178,10 +192,6 @@ impl<'a> Build<'a> for Variant {
     #[inline]
     fn byte_array(bytes: &'a [u8]) -> Variant {
         Variant::PackedByteArray(bytes.to_vec())
-    }
-    #[inline]
-    fn packed<T: PackedElement>(bytes: &'a [u8], wide: bool) -> Variant {
-        T::into_variant(T::collect(bytes, wide))
     }
     fn string_array(items: Vec<String>) -> Variant {
         Variant::PackedStringArray(items)

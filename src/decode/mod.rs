@@ -14,12 +14,13 @@
 use crate::dialect::Dialect;
 use crate::error::DecodeError;
 use crate::generated::kinds::{Feature, Kind};
-use crate::generated::value::{with_fixed, with_packed};
-use crate::layout::FixedLayout;
-use crate::layout::{read_u32, read_u64};
-use crate::packed::PackedElement;
 use crate::quirks::{self, FLAG_64};
 use crate::variant::key::{self, hash_key_real, hash_variant_key, KeyIndex, INDEX_FROM};
+use crate::variant::layout::FixedLayout;
+use crate::variant::layout::{read_u32, read_u64};
+use crate::variant::math::{FromFixed, FromPackedFixed};
+use crate::variant::packed::{PackedElement, PackedRef};
+use crate::variant::value::{with_fixed, with_packed};
 use crate::variant::*;
 use crate::version::Version;
 use smallvec::SmallVec;

@@ -20,6 +20,24 @@ pub(crate) enum Probe<'a> {
     Fingerprint(u64),
 }
 
+impl<T: FixedLayout> From<T> for Probe<'_> {
+    #[inline]
+    fn from(x: T) -> Self {
+        // Every component through `hash_key_real` (integers and f32 widen exactly), so values
+        // that compare equal as keys get the same fingerprint.
+        Probe::Fingerprint(fingerprint(|h| {
+            T::KIND.hash(h);
+            x.visit(&mut |c| hash_key_real(c, h));
+        }))
+    }
+}
+
+impl<'a, T: PackedElement> From<PackedRef<'a, T>> for Probe<'a> {
+    fn from(_: PackedRef<'a, T>) -> Self {
+        Probe::of_kind(<T as crate::variant::packed::sealed::Wrap>::kind())
+    }
+}
+
 impl Probe<'_> {
     #[inline(always)]
     pub(crate) fn fingerprint(&self) -> u64 {
@@ -116,15 +134,6 @@ impl<'a> Build<'a> for Probe<'a> {
         s
     }
     #[inline]
-    fn fixed<T: FixedLayout>(x: T) -> Probe<'a> {
-        // Every component through `hash_key_real` (integers and f32 widen exactly), so values
-        // that compare equal as keys get the same fingerprint.
-        Probe::Fingerprint(fingerprint(|h| {
-            T::KIND.hash(h);
-            x.visit(&mut |c| hash_key_real(c, h));
-        }))
-    }
-    #[inline]
     fn scalar(s: Scalar) -> Probe<'a> {
         // The common key types straight from the scalar, reals through `hash_key_real` (the
         // one place that says how keys compare reals). Not `hash_variant_key` over a built
@@ -166,10 +175,6 @@ impl<'a> Build<'a> for Probe<'a> {
     }
     fn byte_array(_: &'a [u8]) -> Probe<'a> {
         Probe::of_kind(Kind::PackedByteArray)
-    }
-    fn packed<T: PackedElement>(bytes: &'a [u8], wide: bool) -> Probe<'a> {
-        let _ = (bytes, wide);
-        Probe::of_kind(<T as crate::packed::sealed::Wrap>::kind())
     }
     fn string_array(_: Vec<Cow<'a, str>>) -> Probe<'a> {
         Probe::of_kind(Kind::PackedStringArray)

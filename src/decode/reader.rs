@@ -193,12 +193,12 @@ impl<'a, 'o> Decoder<'a, 'o> {
     }
 
     #[inline]
-    pub(crate) fn packed<B: Build<'a>, T: PackedElement>(
+    pub(crate) fn packed<B: Build<'a> + From<PackedRef<'a, T>>, T: PackedElement>(
         &mut self,
         wide: bool,
     ) -> Result<B, DecodeError> {
         let b = self.packed_bytes(T::size(wide))?;
-        Ok(B::packed::<T>(b, wide))
+        Ok(B::from(PackedRef::<T>::new(b, wide)))
     }
 
     #[inline]
@@ -224,7 +224,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
     ) -> Result<B, DecodeError> {
         with_fixed!(kind, T => {
             let v = self.fixed(<T as FixedLayout>::size(wide), |b| <T as FixedLayout>::read(b, wide))?;
-            Ok(B::fixed(v))
+            Ok(B::from(v))
         }, _ => Err(DecodeError::UnknownType {
             offset: self.pos - 4,
             tag: header & quirks::TYPE_MASK,
@@ -453,7 +453,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
             Kind::Float => Scalar::Float(if flag {
                 f64::from_bits(self.u64()?)
             } else {
-                crate::layout::real_from_f32_bits(self.u32()?)
+                crate::variant::layout::real_from_f32_bits(self.u32()?)
             }),
             Kind::String => {
                 put(B::string(self.cow_text()?));

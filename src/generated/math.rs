@@ -8,12 +8,12 @@
 //! (the 4-byte header excluded); `wide` selects the FLAG_64 form (8-byte reals).
 #![allow(clippy::field_reassign_with_default, unused_imports)]
 use crate::generated::kinds::Kind;
-use crate::generated::value::{Variant, VariantRef};
-use crate::layout::{
+use crate::variant::value::Variant;
+use crate::variant::layout::{
     fits_f32, read_f32_bits, read_i32, read_real, real_from_f32_bits, real_to_f32_bits,
     write_f32, write_i32, write_real, Component, FixedLayout, PackedLayout, Scalar,
 };
-use crate::packed::PackedRef;
+use crate::variant::packed::PackedRef;
 /// A 2D vector of reals.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Vector2 {
@@ -87,10 +87,6 @@ impl FixedLayout for Vector2 {
     fn into_variant(self) -> Variant {
         Variant::Vector2(self)
     }
-    #[inline]
-    fn into_ref<'a>(self) -> VariantRef<'a> {
-        VariantRef::Vector2(self)
-    }
 }
 impl PackedLayout for Vector2 {
     const PACKED_KIND: Kind = Kind::PackedVector2Array;
@@ -102,9 +98,6 @@ impl PackedLayout for Vector2 {
             Variant::PackedVector2Array(x) => Some(x),
             _ => None,
         }
-    }
-    fn pack_ref(v: PackedRef<'_, Vector2>) -> VariantRef<'_> {
-        VariantRef::PackedVector2Array(v)
     }
 }
 /// A 2D vector of 32-bit integers.
@@ -177,10 +170,6 @@ impl FixedLayout for Vector2i {
     fn into_variant(self) -> Variant {
         Variant::Vector2i(self)
     }
-    #[inline]
-    fn into_ref<'a>(self) -> VariantRef<'a> {
-        VariantRef::Vector2i(self)
-    }
 }
 impl PackedLayout for Vector2i {
     const PACKED_KIND: Kind = Kind::PackedVector2iArray;
@@ -192,9 +181,6 @@ impl PackedLayout for Vector2i {
             Variant::PackedVector2iArray(x) => Some(x),
             _ => None,
         }
-    }
-    fn pack_ref(v: PackedRef<'_, Vector2i>) -> VariantRef<'_> {
-        VariantRef::PackedVector2iArray(v)
     }
 }
 /// A rectangle of reals.
@@ -291,10 +277,6 @@ impl FixedLayout for Rect2 {
     fn into_variant(self) -> Variant {
         Variant::Rect2(self)
     }
-    #[inline]
-    fn into_ref<'a>(self) -> VariantRef<'a> {
-        VariantRef::Rect2(self)
-    }
 }
 /// A rectangle of 32-bit integers.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -384,10 +366,6 @@ impl FixedLayout for Rect2i {
     fn into_variant(self) -> Variant {
         Variant::Rect2i(self)
     }
-    #[inline]
-    fn into_ref<'a>(self) -> VariantRef<'a> {
-        VariantRef::Rect2i(self)
-    }
 }
 /// A 3D vector of reals.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -474,10 +452,6 @@ impl FixedLayout for Vector3 {
     fn into_variant(self) -> Variant {
         Variant::Vector3(self)
     }
-    #[inline]
-    fn into_ref<'a>(self) -> VariantRef<'a> {
-        VariantRef::Vector3(self)
-    }
 }
 impl PackedLayout for Vector3 {
     const PACKED_KIND: Kind = Kind::PackedVector3Array;
@@ -489,9 +463,6 @@ impl PackedLayout for Vector3 {
             Variant::PackedVector3Array(x) => Some(x),
             _ => None,
         }
-    }
-    fn pack_ref(v: PackedRef<'_, Vector3>) -> VariantRef<'_> {
-        VariantRef::PackedVector3Array(v)
     }
 }
 /// A 3D vector of 32-bit integers.
@@ -575,10 +546,6 @@ impl FixedLayout for Vector3i {
     fn into_variant(self) -> Variant {
         Variant::Vector3i(self)
     }
-    #[inline]
-    fn into_ref<'a>(self) -> VariantRef<'a> {
-        VariantRef::Vector3i(self)
-    }
 }
 impl PackedLayout for Vector3i {
     const PACKED_KIND: Kind = Kind::PackedVector3iArray;
@@ -590,9 +557,6 @@ impl PackedLayout for Vector3i {
             Variant::PackedVector3iArray(x) => Some(x),
             _ => None,
         }
-    }
-    fn pack_ref(v: PackedRef<'_, Vector3i>) -> VariantRef<'_> {
-        VariantRef::PackedVector3iArray(v)
     }
 }
 /// A 2D affine transform.
@@ -711,10 +675,6 @@ impl FixedLayout for Transform2D {
     fn into_variant(self) -> Variant {
         Variant::Transform2D(Box::new(self))
     }
-    #[inline]
-    fn into_ref<'a>(self) -> VariantRef<'a> {
-        VariantRef::Transform2D(Box::new(self))
-    }
 }
 /// A 4D vector of reals.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -813,10 +773,6 @@ impl FixedLayout for Vector4 {
     fn into_variant(self) -> Variant {
         Variant::Vector4(self)
     }
-    #[inline]
-    fn into_ref<'a>(self) -> VariantRef<'a> {
-        VariantRef::Vector4(self)
-    }
 }
 impl PackedLayout for Vector4 {
     const PACKED_KIND: Kind = Kind::PackedVector4Array;
@@ -828,9 +784,6 @@ impl PackedLayout for Vector4 {
             Variant::PackedVector4Array(x) => Some(x),
             _ => None,
         }
-    }
-    fn pack_ref(v: PackedRef<'_, Vector4>) -> VariantRef<'_> {
-        VariantRef::PackedVector4Array(v)
     }
 }
 /// A 4D vector of 32-bit integers.
@@ -925,10 +878,6 @@ impl FixedLayout for Vector4i {
     fn into_variant(self) -> Variant {
         Variant::Vector4i(self)
     }
-    #[inline]
-    fn into_ref<'a>(self) -> VariantRef<'a> {
-        VariantRef::Vector4i(self)
-    }
 }
 impl PackedLayout for Vector4i {
     const PACKED_KIND: Kind = Kind::PackedVector4iArray;
@@ -940,9 +889,6 @@ impl PackedLayout for Vector4i {
             Variant::PackedVector4iArray(x) => Some(x),
             _ => None,
         }
-    }
-    fn pack_ref(v: PackedRef<'_, Vector4i>) -> VariantRef<'_> {
-        VariantRef::PackedVector4iArray(v)
     }
 }
 /// A plane.
@@ -1038,10 +984,6 @@ impl FixedLayout for Plane {
     #[inline]
     fn into_variant(self) -> Variant {
         Variant::Plane(self)
-    }
-    #[inline]
-    fn into_ref<'a>(self) -> VariantRef<'a> {
-        VariantRef::Plane(self)
     }
 }
 /// A rotation quaternion (Godot 3's QUAT).
@@ -1140,10 +1082,6 @@ impl FixedLayout for Quaternion {
     #[inline]
     fn into_variant(self) -> Variant {
         Variant::Quaternion(self)
-    }
-    #[inline]
-    fn into_ref<'a>(self) -> VariantRef<'a> {
-        VariantRef::Quaternion(self)
     }
 }
 /// An axis-aligned bounding box.
@@ -1260,10 +1198,6 @@ impl FixedLayout for Aabb {
     #[inline]
     fn into_variant(self) -> Variant {
         Variant::Aabb(Box::new(self))
-    }
-    #[inline]
-    fn into_ref<'a>(self) -> VariantRef<'a> {
-        VariantRef::Aabb(Box::new(self))
     }
 }
 /// A 3x3 matrix.
@@ -1409,10 +1343,6 @@ impl FixedLayout for Basis {
     #[inline]
     fn into_variant(self) -> Variant {
         Variant::Basis(Box::new(self))
-    }
-    #[inline]
-    fn into_ref<'a>(self) -> VariantRef<'a> {
-        VariantRef::Basis(Box::new(self))
     }
 }
 /// A 3D affine transform (Godot 3's TRANSFORM).
@@ -1592,10 +1522,6 @@ impl FixedLayout for Transform3D {
     #[inline]
     fn into_variant(self) -> Variant {
         Variant::Transform3D(Box::new(self))
-    }
-    #[inline]
-    fn into_ref<'a>(self) -> VariantRef<'a> {
-        VariantRef::Transform3D(Box::new(self))
     }
 }
 /// A 4x4 projection matrix.
@@ -1816,10 +1742,6 @@ impl FixedLayout for Projection {
     fn into_variant(self) -> Variant {
         Variant::Projection(Box::new(self))
     }
-    #[inline]
-    fn into_ref<'a>(self) -> VariantRef<'a> {
-        VariantRef::Projection(Box::new(self))
-    }
 }
 /// An RGBA color of 32-bit floats.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -1913,10 +1835,6 @@ impl FixedLayout for Color {
     fn into_variant(self) -> Variant {
         Variant::Color(self)
     }
-    #[inline]
-    fn into_ref<'a>(self) -> VariantRef<'a> {
-        VariantRef::Color(self)
-    }
 }
 impl PackedLayout for Color {
     const PACKED_KIND: Kind = Kind::PackedColorArray;
@@ -1929,7 +1847,57 @@ impl PackedLayout for Color {
             _ => None,
         }
     }
-    fn pack_ref(v: PackedRef<'_, Color>) -> VariantRef<'_> {
-        VariantRef::PackedColorArray(v)
-    }
 }
+/// A value type that every fixed layout converts into (`Variant`, `VariantRef`, the
+/// decoder's validating builder): what the decoder needs of what it builds.
+pub trait FromFixed: From<
+        Vector2,
+    > + From<
+        Vector2i,
+    > + From<
+        Rect2,
+    > + From<
+        Rect2i,
+    > + From<
+        Vector3,
+    > + From<
+        Vector3i,
+    > + From<
+        Transform2D,
+    > + From<
+        Vector4,
+    > + From<
+        Vector4i,
+    > + From<
+        Plane,
+    > + From<
+        Quaternion,
+    > + From<Aabb> + From<Basis> + From<Transform3D> + From<Projection> + From<Color> {}
+impl<
+    T: From<Vector2> + From<Vector2i> + From<Rect2> + From<Rect2i> + From<Vector3>
+        + From<Vector3i> + From<Transform2D> + From<Vector4> + From<Vector4i>
+        + From<Plane> + From<Quaternion> + From<Aabb> + From<Basis> + From<Transform3D>
+        + From<Projection> + From<Color>,
+> FromFixed for T {}
+/// A value type that every packed array of a fixed layout converts into, as a view of
+/// the input (owned values copy it).
+pub trait FromPackedFixed<
+    'a,
+>: From<
+        PackedRef<'a, Vector2>,
+    > + From<
+        PackedRef<'a, Vector2i>,
+    > + From<
+        PackedRef<'a, Vector3>,
+    > + From<
+        PackedRef<'a, Vector3i>,
+    > + From<
+        PackedRef<'a, Color>,
+    > + From<PackedRef<'a, Vector4>> + From<PackedRef<'a, Vector4i>> {}
+impl<
+    'a,
+    T: From<PackedRef<'a, Vector2>> + From<PackedRef<'a, Vector2i>>
+        + From<PackedRef<'a, Vector3>> + From<PackedRef<'a, Vector3i>>
+        + From<PackedRef<'a, Color>> + From<PackedRef<'a, Vector4>>
+        + From<PackedRef<'a, Vector4i>>,
+> FromPackedFixed<'a> for T {}

@@ -40,7 +40,7 @@ fn unexpected(v: &Variant) -> de::Unexpected<'_> {
 
 /// The elements of an Array or a Packed array, as Variants.
 fn elements(v: Variant) -> Result<Vec<Variant>, Variant> {
-    use crate::layout::real_from_f32_bits;
+    use crate::variant::layout::real_from_f32_bits;
     fn map<E>(xs: Vec<E>, f: impl Fn(E) -> Variant) -> Vec<Variant> {
         xs.into_iter().map(f).collect()
     }

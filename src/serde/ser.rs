@@ -61,7 +61,7 @@ impl ser::Serializer for VariantSerializer {
             .map_err(|_| Error::Message(format!("{v} does not fit a Godot int (i64)")))
     }
     fn serialize_f32(self, v: f32) -> Result<Variant, Error> {
-        Ok(Variant::Float(crate::layout::real_from_f32_bits(
+        Ok(Variant::Float(crate::variant::layout::real_from_f32_bits(
             v.to_bits(),
         )))
     }

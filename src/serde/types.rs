@@ -8,11 +8,11 @@
 //! structures: math types are maps of their fields, a Variant is its natural serde shape.
 
 use crate::generated::kinds::Kind;
-use crate::generated::value::{fixed_from, for_each_fixed};
-use crate::layout::{
+use crate::math::*;
+use crate::variant::layout::{
     components_of, real_from_f32_bits, tree_of, Component, FixedLayout, Scalar, Tree,
 };
-use crate::math::*;
+use crate::variant::value::{fixed_from, for_each_fixed};
 use crate::variant::{Array, Dictionary, GString, Object, Variant};
 use crate::FromVariantError;
 use crate::{FromVariant, ToVariant};

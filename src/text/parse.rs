@@ -11,9 +11,9 @@ use super::write::type_name;
 use super::TextError;
 use crate::dialect::Dialect;
 use crate::generated::kinds::Kind;
-use crate::generated::value::{fixed_from, packed_from};
-use crate::layout::{components_of, Scalar};
 use crate::math::*;
+use crate::variant::layout::{components_of, Scalar};
+use crate::variant::value::{fixed_from, packed_from};
 use crate::variant::*;
 
 /// Deepest nesting of containers and objects the parser accepts (the engines'
@@ -617,7 +617,7 @@ impl<'a> Parser<'a> {
                 if paren {
                     self.expect(Tok::RParen)?;
                 }
-                entries.typed = typed;
+                entries.set_typed(typed.map(|t| *t));
                 Ok(Variant::Dictionary(entries))
             }
             Some(object @ Frame::Object { .. }) => Ok(self.close_object(Some(object))),

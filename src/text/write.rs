@@ -13,7 +13,7 @@ use super::float::{c_format_g, shortest_f32, shortest_f64};
 use super::order::{engine_sort, key_less};
 use crate::dialect::Dialect;
 use crate::generated::kinds::Kind;
-use crate::layout::{real_to_f32_bits, Scalar};
+use crate::variant::layout::{real_to_f32_bits, Scalar};
 use crate::variant::*;
 
 /// How reals are printed.
@@ -279,7 +279,7 @@ impl Writer {
         out: &mut String,
         stack: &mut Vec<Task<'a>>,
     ) {
-        let typed = d.typed.as_deref();
+        let typed = d.typed();
         if let Some(t) = typed {
             // 4.4+ typed dictionaries: `Dictionary[K, V](…)`, `Variant` for an untyped side.
             out.push_str("Dictionary[");

@@ -7,7 +7,7 @@
 //! are, all NaNs being one key and `0.0 == -0.0`; so `1` and `1.0` are different keys.
 
 use super::Variant;
-use crate::layout::{Component, Scalar};
+use crate::variant::layout::{Component, Scalar};
 use std::hash::{Hash, Hasher};
 
 /// The hash index of a dictionary's keys: `(hash, entry position)` of every key, and the
@@ -77,7 +77,7 @@ fn deep_eq(a: &Variant, b: &Variant, f: &dyn Fn(f64, f64) -> bool) -> bool {
     match (a, b) {
         (V::Float(x), V::Float(y)) => f(*x, *y),
         (V::PackedFloat32Array(x), V::PackedFloat32Array(y)) => {
-            let w = |v: &f32| crate::layout::real_from_f32_bits(v.to_bits());
+            let w = |v: &f32| crate::variant::layout::real_from_f32_bits(v.to_bits());
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| f(w(p), w(q)))
         }
         (V::PackedFloat64Array(x), V::PackedFloat64Array(y)) => fv(x, y),
@@ -87,7 +87,7 @@ fn deep_eq(a: &Variant, b: &Variant, f: &dyn Fn(f64, f64) -> bool) -> bool {
                 && x.items.iter().zip(&y.items).all(|(p, q)| deep_eq(p, q, f))
         }
         (V::Dictionary(x), V::Dictionary(y)) => {
-            x.typed == y.typed
+            x.typed() == y.typed()
                 && x.len() == y.len()
                 && x.entries()
                     .iter()

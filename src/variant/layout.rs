@@ -132,7 +132,7 @@ pub struct Component {
 /// The components of fixed kind `kind` (or of a packed array's element), from the spec.
 pub fn components_of(kind: crate::generated::kinds::Kind) -> Option<&'static [Component]> {
     let kind = kind.packed_element().unwrap_or(kind);
-    crate::generated::value::with_fixed!(kind, T => Some(T::COMPONENTS), _ => None)
+    crate::variant::value::with_fixed!(kind, T => Some(T::COMPONENTS), _ => None)
 }
 
 /// A math type with a fixed wire layout: every such type of the spec implements it (generated).
@@ -174,8 +174,6 @@ pub trait FixedLayout: Copy + Default + PartialEq + std::fmt::Debug + 'static {
     fn from_value(v: &crate::Variant) -> Option<Self>;
     /// The owned value.
     fn into_variant(self) -> crate::Variant;
-    /// The borrowed value.
-    fn into_ref<'a>(self) -> crate::VariantRef<'a>;
 }
 
 /// A fixed layout that the spec also has a packed array of (generated).
@@ -186,8 +184,6 @@ pub trait PackedLayout: FixedLayout {
     fn pack(v: Vec<Self>) -> crate::Variant;
     /// The elements held by `v`, if it is this packed array.
     fn unpack(v: &crate::Variant) -> Option<&[Self]>;
-    /// The borrowed packed array.
-    fn pack_ref(v: crate::packed::PackedRef<'_, Self>) -> crate::VariantRef<'_>;
 }
 
 /// Something that calls a function with each component of a value, in order.

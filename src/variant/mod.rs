@@ -3,12 +3,28 @@
 //! Names follow Godot 4 (`Float`, `Quaternion`, `Transform3D`, `Packed*Array`); Godot 3's
 //! `REAL`, `Quat`, `Transform` and `Pool*Array` and Pandemonium's extra types map onto the
 //! same variants, so one value can be decoded from one dialect and encoded to another.
+//!
+//! This module is the bottom layer (beside the generated `Kind`): the value enum, its
+//! containers, the math structs and their layouts refer to each other (a `Variant` holds a
+//! `Dictionary` of `Variant`s, a layout builds a `Variant`), so they live together here and
+//! nothing here names the wire, text or JSON layers above. The generated parts are
+//! `src/generated/math.rs` and `src/generated/value.rs`, included as `math` and `value`.
 
 use crate::generated::kinds::Kind;
 
-pub use crate::generated::value::Variant;
+pub use crate::variant::value::Variant;
 
 pub(crate) mod key;
+pub(crate) mod layout;
+/// The math structs and their fixed layouts (generated from the spec).
+#[path = "../generated/math.rs"]
+#[rustfmt::skip]
+pub(crate) mod math;
+pub(crate) mod packed;
+/// `Variant` and the per-kind dispatch (generated from the spec).
+#[path = "../generated/value.rs"]
+#[rustfmt::skip]
+pub(crate) mod value;
 use key::KeyIndex;
 
 /// The text of a `String` value: a string that keeps up to 24 bytes inline, without a heap
@@ -185,17 +201,28 @@ pub struct DictionaryType {
 /// (it keeps its first position); `1` and `1.0` are different keys (the rule is in
 /// `variant/key.rs`). From 16 entries on the keys are indexed by hash, so `insert` and `get`
 /// take constant time however big the dictionary grows.
+///
+/// The key and value types of a typed dictionary (Godot 4.4+) are [`Dictionary::typed`].
 #[derive(Clone, Default)]
 pub struct Dictionary {
     entries: Vec<(Variant, Variant)>,
-    /// The key and value types of a typed dictionary (Godot 4.4+); `None` when untyped.
-    pub typed: Option<Box<DictionaryType>>,
+    /// The rare parts, in one box so that a `Dictionary` is as small as an `Array` (32 bytes)
+    /// and a `Variant` keeps a separate tag (40 bytes): a larger `Dictionary` moves the tag
+    /// into a niche of the `Vec`, which costs every `match` on a `Variant` a decoding step.
+    extra: Option<Box<Extra>>,
+}
+
+/// What few dictionaries have: key and value types, and the key index of big ones. Both stay
+/// in the boxes the decoder made them in, so taking them over frees nothing.
+#[derive(Clone, Default)]
+struct Extra {
+    typed: Option<Box<DictionaryType>>,
     index: Option<Box<KeyIndex>>,
 }
 
 impl PartialEq for Dictionary {
     fn eq(&self, other: &Dictionary) -> bool {
-        self.entries == other.entries && self.typed == other.typed
+        self.entries == other.entries && self.typed() == other.typed()
     }
 }
 
@@ -203,7 +230,7 @@ impl std::fmt::Debug for Dictionary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Dictionary")
             .field("entries", &self.entries)
-            .field("typed", &self.typed)
+            .field("typed", &self.typed())
             .finish()
     }
 }
@@ -212,6 +239,32 @@ impl Dictionary {
     /// An empty untyped dictionary.
     pub fn new() -> Dictionary {
         Dictionary::default()
+    }
+
+    /// The key and value types of a typed dictionary (Godot 4.4+); `None` when untyped.
+    pub fn typed(&self) -> Option<&DictionaryType> {
+        self.extra.as_ref()?.typed.as_deref()
+    }
+
+    /// Makes the dictionary typed (`Some`) or untyped (`None`). The entries are kept as they
+    /// are: the engine checks them against the types when it reads the bytes, not here.
+    pub fn set_typed(&mut self, typed: Option<DictionaryType>) {
+        match (&mut self.extra, typed.map(Box::new)) {
+            (Some(extra), typed) => extra.typed = typed,
+            (None, None) => {}
+            (None, typed) => {
+                self.extra = Some(Box::new(Extra { typed, index: None }));
+            }
+        }
+    }
+
+    /// Mutable access to the key and value types, if typed.
+    pub fn typed_mut(&mut self) -> Option<&mut DictionaryType> {
+        self.extra.as_mut()?.typed.as_deref_mut()
+    }
+
+    fn index(&self) -> Option<&KeyIndex> {
+        self.extra.as_ref()?.index.as_deref()
     }
 
     /// Entries in insertion order.
@@ -236,9 +289,9 @@ impl Dictionary {
 
     /// The position of `key`, compared as the engine compares keys.
     fn position(&self, key: &Variant) -> Option<usize> {
-        match &self.index {
+        match self.index() {
             Some(index) => {
-                let (table, state) = &**index;
+                let (table, state) = index;
                 let h = key_hash(state, key);
                 table
                     .find(h, |&(eh, i)| {
@@ -262,7 +315,7 @@ impl Dictionary {
             Variant::StringName(s) => name && s.0 == key,
             _ => false,
         };
-        let Some(index) = &self.index else {
+        let Some(index) = self.index() else {
             let i = self
                 .entries
                 .iter()
@@ -271,7 +324,7 @@ impl Dictionary {
         };
         // The `String` and the `StringName` key of that text, each found by its hash; the
         // earlier entry wins, as in the scan.
-        let (table, state) = &**index;
+        let (table, state) = index;
         [false, true]
             .into_iter()
             .filter_map(|name| {
@@ -289,14 +342,16 @@ impl Dictionary {
 
     /// Inserts or replaces (in place) the value of `key`, as `dict[key] = value` does.
     pub fn insert(&mut self, key: Variant, value: Variant) {
-        if self.index.is_none() && self.entries.len() + 1 >= key::INDEX_FROM {
-            self.index = Some(Box::new(build_index(&self.entries)));
+        if self.index().is_none() && self.entries.len() + 1 >= key::INDEX_FROM {
+            let index = build_index(&self.entries);
+            self.extra.get_or_insert_with(Box::default).index = Some(Box::new(index));
         }
         match self.position(&key) {
             Some(i) => self.entries[i].1 = value,
             None => {
-                if let Some(index) = &mut self.index {
-                    let (table, state) = &mut **index;
+                if let Some((table, state)) =
+                    self.extra.as_mut().and_then(|x| x.index.as_deref_mut())
+                {
                     let h = key_hash(state, &key);
                     table.insert_unique(h, (h, self.entries.len()), |&(eh, _)| eh);
                 }
@@ -325,11 +380,8 @@ impl Dictionary {
             None if entries.len() >= key::INDEX_FROM => Some(Box::new(build_index(&entries))),
             None => None,
         };
-        Dictionary {
-            entries,
-            typed,
-            index,
-        }
+        let extra = (typed.is_some() || index.is_some()).then(|| Box::new(Extra { typed, index }));
+        Dictionary { entries, extra }
     }
 
     /// Consumes the dictionary, giving its entries.
@@ -436,9 +488,41 @@ macro_rules! from_impls {
     )*};
 }
 
-// The math types convert through the generated `From` impls (`crate::generated::value`).
+// The math types convert through the generated `From` impls (`crate::variant::value`).
 from_impls!(
     bool => Bool, i64 => Int, i32 => Int, f64 => Float, f32 => Float, String => String, &str => String,
     StringName => StringName, NodePath => NodePath, Object => Object, Signal => Signal,
     Dictionary => Dictionary, Array => Array,
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sizes the decoder's speed depends on: a `Dictionary` no larger than an `Array`, so
+    /// that `Variant` keeps its own tag (a niche tag makes every `match` decode it).
+    #[test]
+    fn value_sizes() {
+        assert_eq!(std::mem::size_of::<Dictionary>(), 32);
+        assert_eq!(std::mem::size_of::<Array>(), 32);
+        assert_eq!(std::mem::size_of::<Variant>(), 40);
+    }
+
+    #[test]
+    fn typed_survives_the_index() {
+        let t = DictionaryType {
+            key: Some(ElementType::Builtin(Kind::Int)),
+            value: None,
+        };
+        let mut d = Dictionary::new();
+        d.set_typed(Some(t.clone()));
+        for i in 0..40 {
+            d.insert(Variant::Int(i), Variant::Nil);
+        }
+        assert_eq!(d.typed(), Some(&t));
+        assert_eq!(d.get(&Variant::Int(39)), Some(&Variant::Nil));
+        d.set_typed(None);
+        assert_eq!(d.typed(), None);
+        assert_eq!(d.get(&Variant::Int(7)), Some(&Variant::Nil));
+    }
+}

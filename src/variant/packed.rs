@@ -2,8 +2,10 @@
 //! can hold ([`PackedElement`]): numbers, and every fixed layout the spec has a packed array of.
 
 use crate::generated::kinds::Kind;
-use crate::layout::{read_u32, read_u64, Component, FixedLayout, PackedLayout, PackedValue};
-use crate::{Variant, VariantRef};
+use crate::variant::layout::{
+    read_u32, read_u64, Component, FixedLayout, PackedLayout, PackedValue,
+};
+use crate::variant::Variant;
 use std::marker::PhantomData;
 
 /// A packed array as it lies in the input: `len()` elements of `T` in the wire's
@@ -101,13 +103,11 @@ pub trait PackedElement: Copy + sealed::Wrap {
 }
 
 pub(crate) mod sealed {
-    use super::{Kind, PackedRef, Variant, VariantRef};
-    /// Puts a packed array into the owned and the borrowed enum (one variant per element type).
+    use super::Kind;
+    /// The packed array of an element type (one per element type).
     pub trait Wrap: Sized {
         /// The packed array's kind.
         fn kind() -> Kind;
-        fn into_variant(v: Vec<Self>) -> Variant;
-        fn into_ref(v: PackedRef<'_, Self>) -> VariantRef<'_>;
     }
 }
 
@@ -150,11 +150,10 @@ macro_rules! packed_number {
             fn kind() -> Kind {
                 Kind::$variant
             }
-            fn into_variant(v: Vec<$t>) -> Variant {
-                Variant::$variant(v)
-            }
-            fn into_ref(v: PackedRef<'_, $t>) -> VariantRef<'_> {
-                VariantRef::$variant(v)
+        }
+        impl<'a> From<PackedRef<'a, $t>> for Variant {
+            fn from(v: PackedRef<'a, $t>) -> Variant {
+                Variant::$variant(v.to_vec())
             }
         }
     };
@@ -190,12 +189,6 @@ impl<T: PackedLayout> PackedElement for T {
 impl<T: PackedLayout> sealed::Wrap for T {
     fn kind() -> Kind {
         T::PACKED_KIND
-    }
-    fn into_variant(v: Vec<T>) -> Variant {
-        T::pack(v)
-    }
-    fn into_ref(v: PackedRef<'_, T>) -> VariantRef<'_> {
-        T::pack_ref(v)
     }
 }
 

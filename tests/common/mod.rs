@@ -107,7 +107,7 @@ pub fn walk(v: &gdvariant::VariantRef<'_>) -> gdvariant::Variant {
         VariantRef::Dictionary(d) => {
             let mut out: Dictionary = d.iter().map(|(k, v)| (walk(&k), walk(&v))).collect();
             assert_eq!(out.len(), d.len(), "a dictionary view has unique keys");
-            out.typed = d.typed.clone();
+            out.set_typed(d.typed().cloned());
             Variant::Dictionary(out)
         }
         other => other.to_owned(),

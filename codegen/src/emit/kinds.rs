@@ -17,13 +17,13 @@ pub fn emit_mod(spec: &Spec) -> TokenStream {
         quote! { #[doc = #doc] pub mod #m; }
     });
     quote! {
-        #![doc = "Code generated from the spec: kinds, fixed layouts and one module per dialect."]
+        #![doc = "Code generated from the spec: kinds and one module per dialect."]
+        #![doc = ""]
+        #![doc = "The other generated files belong to the layer that uses them and are included there:"]
+        #![doc = "`math.rs` and `value.rs` by the value model (`crate::variant`), `value_ref.rs` by the"]
+        #![doc = "borrowed views (`crate::borrowed`), so no layer reaches up into another."]
         #[doc = "Every Variant kind, feature and layout description shared by the dialects."]
         pub mod kinds;
-        #[doc = "The math types and their fixed layouts."]
-        pub mod math;
-        #[doc = "The value enums and the per-kind dispatch."]
-        pub mod value;
         #(#dialects)*
     }
 }

@@ -41,8 +41,13 @@ pub fn rust_artifacts(spec: &Spec, out_dir: &str, common_file: &str) -> Vec<Arti
         },
         Artifact {
             path: format!("{out_dir}/value.rs"),
-            sources: all,
+            sources: all.clone(),
             tokens: model::emit_value(spec),
+        },
+        Artifact {
+            path: format!("{out_dir}/value_ref.rs"),
+            sources: all,
+            tokens: model::emit_value_ref(spec),
         },
     ];
     for d in &spec.dialects {

@@ -101,6 +101,10 @@ pub fn emit_math(spec: &Spec) -> TokenStream {
             items.push(emit_layout(k, l, t, packed));
         }
     }
+    let fixed_names: Vec<proc_macro2::Ident> =
+        fixed_kinds(spec).map(|(k, _)| ident(&k.name)).collect();
+    let packed_elements: Vec<proc_macro2::Ident> =
+        packed_kinds(spec).map(|(_, e)| ident(e)).collect();
     quote! {
         #![doc = "The math types of the Variant model and their fixed layouts, straight from the spec."]
         #![doc = ""]
@@ -110,14 +114,24 @@ pub fn emit_math(spec: &Spec) -> TokenStream {
         #![allow(clippy::field_reassign_with_default, unused_imports)]
 
         use crate::generated::kinds::Kind;
-        use crate::generated::value::{Variant, VariantRef};
-        use crate::layout::{
+        use crate::variant::value::Variant;
+        use crate::variant::layout::{
             fits_f32, read_f32_bits, read_i32, read_real, real_from_f32_bits, real_to_f32_bits,
             write_f32, write_i32, write_real, Component, FixedLayout, PackedLayout, Scalar,
         };
-        use crate::packed::PackedRef;
+        use crate::variant::packed::PackedRef;
 
         #(#items)*
+
+        /// A value type that every fixed layout converts into (`Variant`, `VariantRef`, the
+        /// decoder's validating builder): what the decoder needs of what it builds.
+        pub trait FromFixed: #(From<#fixed_names>)+* {}
+        impl<T: #(From<#fixed_names>)+*> FromFixed for T {}
+
+        /// A value type that every packed array of a fixed layout converts into, as a view of
+        /// the input (owned values copy it).
+        pub trait FromPackedFixed<'a>: #(From<PackedRef<'a, #packed_elements>>)+* {}
+        impl<'a, T: #(From<PackedRef<'a, #packed_elements>>)+*> FromPackedFixed<'a> for T {}
     }
 }
 
@@ -257,16 +271,10 @@ fn emit_layout(k: &KindDef, l: &Layout, t: &Type, packed: Option<&KindDef>) -> T
     } else {
         quote!(Variant::#kind(x) => Some(*x))
     };
-    let (into_variant, into_ref) = if boxed(k) {
-        (
-            quote!(Variant::#kind(Box::new(self))),
-            quote!(VariantRef::#kind(Box::new(self))),
-        )
+    let into_variant = if boxed(k) {
+        quote!(Variant::#kind(Box::new(self)))
     } else {
-        (
-            quote!(Variant::#kind(self)),
-            quote!(VariantRef::#kind(self)),
-        )
+        quote!(Variant::#kind(self))
     };
     let packed_impl = packed.map(|p| {
         let pk = ident(&p.name);
@@ -277,7 +285,6 @@ fn emit_layout(k: &KindDef, l: &Layout, t: &Type, packed: Option<&KindDef>) -> T
                 fn unpack(v: &Variant) -> Option<&[#name]> {
                     match v { Variant::#pk(x) => Some(x), _ => None }
                 }
-                fn pack_ref(v: PackedRef<'_, #name>) -> VariantRef<'_> { VariantRef::#pk(v) }
             }
         }
     });
@@ -324,8 +331,6 @@ fn emit_layout(k: &KindDef, l: &Layout, t: &Type, packed: Option<&KindDef>) -> T
             }
             #[inline]
             fn into_variant(self) -> Variant { #into_variant }
-            #[inline]
-            fn into_ref<'a>(self) -> VariantRef<'a> { #into_ref }
         }
         #packed_impl
     }
@@ -356,25 +361,7 @@ pub fn emit_value(spec: &Spec) -> TokenStream {
             None => quote! { #[doc = #doc] #v },
         }
     });
-    let ref_arms = present.iter().map(|k| {
-        let v = ident(&k.name);
-        let doc = format!("{}.", k.description);
-        match ref_payload(k) {
-            Some(ty) => quote! { #[doc = #doc] #v(#ty) },
-            None => quote! { #[doc = #doc] #v },
-        }
-    });
-    let kind_arms: Vec<TokenStream> = present
-        .iter()
-        .map(|k| {
-            let v = ident(&k.name);
-            if k.model == Model::Unit {
-                quote!(Self::#v => Kind::#v)
-            } else {
-                quote!(Self::#v(_) => Kind::#v)
-            }
-        })
-        .collect();
+    let kind_arms = kind_arms(&present);
     let fixed: Vec<(&KindDef, &Layout)> = fixed_kinds(spec).collect();
     let packed: Vec<(&KindDef, &str)> = packed_kinds(spec).collect();
     let as_fixed = fixed.iter().map(|(k, _)| {
@@ -385,21 +372,9 @@ pub fn emit_value(spec: &Spec) -> TokenStream {
             quote!(Variant::#v(x) => Some(x))
         }
     });
-    let ref_as_fixed = fixed.iter().map(|(k, _)| {
-        let v = ident(&k.name);
-        if boxed(k) {
-            quote!(VariantRef::#v(x) => Some(&**x))
-        } else {
-            quote!(VariantRef::#v(x) => Some(x))
-        }
-    });
     let as_packed = packed.iter().map(|(k, _)| {
         let v = ident(&k.name);
         quote!(Variant::#v(x) => Some(x))
-    });
-    let ref_as_packed = packed.iter().map(|(k, _)| {
-        let v = ident(&k.name);
-        quote!(VariantRef::#v(x) => Some(x))
     });
     let fixed_from = fixed.iter().map(|(k, _)| {
         let v = ident(&k.name);
@@ -412,28 +387,28 @@ pub fn emit_value(spec: &Spec) -> TokenStream {
     });
     let with_fixed = fixed.iter().map(|(k, _)| {
         let v = ident(&k.name);
-        quote!(crate::generated::kinds::Kind::#v => { type $T = crate::generated::math::#v; $body })
+        quote!(crate::generated::kinds::Kind::#v => { type $T = crate::variant::math::#v; $body })
     });
     let match_fixed = fixed.iter().map(|(k, _)| {
         let v = ident(&k.name);
         let deref = if boxed(k) { quote!(&**$x) } else { quote!($x) };
-        quote!(crate::generated::value::Variant::#v($x) => {
-            let $x: &crate::generated::math::#v = #deref;
+        quote!(crate::variant::value::Variant::#v($x) => {
+            let $x: &crate::variant::math::#v = #deref;
             $body
         })
     });
     let match_packed = packed.iter().map(|(k, e)| {
         let v = ident(&k.name);
         let e = ident(e);
-        quote!(crate::generated::value::Variant::#v($x) => {
-            let $x: &[crate::generated::math::#e] = $x;
+        quote!(crate::variant::value::Variant::#v($x) => {
+            let $x: &[crate::variant::math::#e] = $x;
             $body
         })
     });
     let with_packed = packed.iter().map(|(k, e)| {
         let v = ident(&k.name);
         let e = ident(e);
-        quote!(crate::generated::kinds::Kind::#v => { type $T = crate::generated::math::#e; $body })
+        quote!(crate::generated::kinds::Kind::#v => { type $T = crate::variant::math::#e; $body })
     });
     let from_fixed = fixed.iter().map(|(k, _)| {
         let v = ident(&k.name);
@@ -450,19 +425,10 @@ pub fn emit_value(spec: &Spec) -> TokenStream {
             impl From<Vec<#e>> for Variant {
                 fn from(x: Vec<#e>) -> Variant { Variant::#v(x) }
             }
+            impl<'a> From<PackedRef<'a, #e>> for Variant {
+                fn from(x: PackedRef<'a, #e>) -> Variant { Variant::#v(x.to_vec()) }
+            }
         }
-    });
-    let owned_fixed = fixed.iter().map(|(k, _)| {
-        let v = ident(&k.name);
-        if boxed(k) {
-            quote!(VariantRef::#v(x) => Some(Variant::#v(x.clone())))
-        } else {
-            quote!(VariantRef::#v(x) => Some(Variant::#v(*x)))
-        }
-    });
-    let owned_packed = packed.iter().map(|(k, _)| {
-        let v = ident(&k.name);
-        quote!(VariantRef::#v(x) => Some(Variant::#v(x.to_vec())))
     });
     // The list of fixed kinds for `for_each_fixed!`: each with the packed array a Rust `Vec`
     // of it converts to, or `array`.
@@ -477,7 +443,7 @@ pub fn emit_value(spec: &Spec) -> TokenStream {
         }
     });
     quote! {
-        #![doc = "The value enums, one variant per kind of the spec, and the per-kind dispatch that the"]
+        #![doc = "The value enum, one variant per kind of the spec, and the per-kind dispatch that the"]
         #![doc = "hand-written modules expand: fixed layouts and packed arrays of them are handled"]
         #![doc = "through `FixedLayout` / `PackedLayout` and the `with_fixed!` / `with_packed!` macros."]
         // A small spec (the golden test's) leaves some of the payload types unused.
@@ -485,11 +451,10 @@ pub fn emit_value(spec: &Spec) -> TokenStream {
 
         use std::borrow::Cow;
         use crate::generated::kinds::Kind;
-        use crate::generated::math::*;
-        use crate::layout::{FixedLayout, FixedValue, PackedLayout, PackedValue};
+        use crate::variant::math::*;
+        use crate::variant::layout::{FixedLayout, FixedValue, PackedLayout, PackedValue};
         use crate::variant::{Array, Dictionary, GString, NodePath, Object, Signal, StringName};
-        use crate::borrowed::{ArrayRef, DictionaryRef, NodePathRef, ObjectRef, SignalRef};
-        use crate::packed::PackedRef;
+        use crate::variant::packed::PackedRef;
 
         /// A Godot value.
         ///
@@ -502,16 +467,6 @@ pub fn emit_value(spec: &Spec) -> TokenStream {
             #(#variant_arms),*
         }
 
-        /// A Godot value borrowed from encoded bytes: [`Variant`] with its text as `Cow<'a, str>`
-        /// (borrowed, except for the rare string the engine's reading changes) and its packed
-        /// arrays as views ([`PackedRef`]) of the input.
-        ///
-        /// The type information of typed containers is owned (it is small and rare).
-        #[derive(Clone, Debug, PartialEq, Default)]
-        pub enum VariantRef<'a> {
-            #[default]
-            #(#ref_arms),*
-        }
 
         impl Variant {
             /// The kind of this value (its type, dialect-independent).
@@ -530,27 +485,6 @@ pub fn emit_value(spec: &Spec) -> TokenStream {
             }
         }
 
-        impl<'a> VariantRef<'a> {
-            /// The kind of this value.
-            pub fn kind(&self) -> Kind {
-                match self { #(#kind_arms),* }
-            }
-
-            /// The value as a fixed layout (a math type), if it is one.
-            pub fn as_fixed(&self) -> Option<&dyn FixedValue> {
-                match self { #(#ref_as_fixed,)* _ => None }
-            }
-
-            /// The value as a packed array view of a fixed layout, if it is one.
-            pub fn as_packed(&self) -> Option<&dyn PackedValue> {
-                match self { #(#ref_as_packed,)* _ => None }
-            }
-
-            /// The owned value of a fixed layout or a packed array of one.
-            pub(crate) fn fixed_to_owned(&self) -> Option<Variant> {
-                match self { #(#owned_fixed,)* #(#owned_packed,)* _ => None }
-            }
-        }
 
         /// A value of fixed kind `kind` from its components in order (`f(i)` is component `i`);
         /// `None` if `kind` is not a fixed layout.
@@ -617,6 +551,137 @@ pub fn emit_value(spec: &Spec) -> TokenStream {
         #(#from_fixed)*
         #(#from_packed)*
 
+    }
+}
+
+/// `Self::Int(_) => Kind::Int` for every kind the enums hold.
+fn kind_arms(present: &[&KindDef]) -> Vec<TokenStream> {
+    present
+        .iter()
+        .map(|k| {
+            let v = ident(&k.name);
+            if k.model == Model::Unit {
+                quote!(Self::#v => Kind::#v)
+            } else {
+                quote!(Self::#v(_) => Kind::#v)
+            }
+        })
+        .collect()
+}
+
+/// `src/generated/value_ref.rs`: the borrowed value enum, part of the borrowed views' layer
+/// (its containers are views that decode lazily).
+pub fn emit_value_ref(spec: &Spec) -> TokenStream {
+    let present: Vec<&KindDef> = spec
+        .kinds
+        .iter()
+        .filter(|k| k.model != Model::Absent)
+        .collect();
+    let ref_arms = present.iter().map(|k| {
+        let v = ident(&k.name);
+        let doc = format!("{}.", k.description);
+        match ref_payload(k) {
+            Some(ty) => quote! { #[doc = #doc] #v(#ty) },
+            None => quote! { #[doc = #doc] #v },
+        }
+    });
+    let kind_arms = kind_arms(&present);
+    let fixed: Vec<(&KindDef, &Layout)> = fixed_kinds(spec).collect();
+    let packed: Vec<(&KindDef, &str)> = packed_kinds(spec).collect();
+    let ref_as_fixed = fixed.iter().map(|(k, _)| {
+        let v = ident(&k.name);
+        if boxed(k) {
+            quote!(VariantRef::#v(x) => Some(&**x))
+        } else {
+            quote!(VariantRef::#v(x) => Some(x))
+        }
+    });
+    let ref_as_packed = packed.iter().map(|(k, _)| {
+        let v = ident(&k.name);
+        quote!(VariantRef::#v(x) => Some(x))
+    });
+    let owned_fixed = fixed.iter().map(|(k, _)| {
+        let v = ident(&k.name);
+        if boxed(k) {
+            quote!(VariantRef::#v(x) => Some(Variant::#v(x.clone())))
+        } else {
+            quote!(VariantRef::#v(x) => Some(Variant::#v(*x)))
+        }
+    });
+    let owned_packed = packed.iter().map(|(k, _)| {
+        let v = ident(&k.name);
+        quote!(VariantRef::#v(x) => Some(Variant::#v(x.to_vec())))
+    });
+    let from_fixed = fixed.iter().map(|(k, _)| {
+        let v = ident(&k.name);
+        let wrap = if boxed(k) {
+            quote!(Box::new(x))
+        } else {
+            quote!(x)
+        };
+        quote! {
+            impl<'a> From<#v> for VariantRef<'a> {
+                fn from(x: #v) -> VariantRef<'a> { VariantRef::#v(#wrap) }
+            }
+        }
+    });
+    let from_packed = packed.iter().map(|(k, e)| {
+        let v = ident(&k.name);
+        let e = ident(e);
+        quote! {
+            impl<'a> From<PackedRef<'a, #e>> for VariantRef<'a> {
+                fn from(x: PackedRef<'a, #e>) -> VariantRef<'a> { VariantRef::#v(x) }
+            }
+        }
+    });
+    quote! {
+        #![doc = "The borrowed value enum, one variant per kind of the spec (the borrowed views' layer:"]
+        #![doc = "its containers are views that decode lazily)."]
+        #![allow(unused_imports)]
+
+        use std::borrow::Cow;
+        use crate::generated::kinds::Kind;
+        use crate::variant::math::*;
+        use crate::variant::layout::{FixedValue, PackedValue};
+        use crate::variant::{ArrayType, DictionaryType, Variant};
+        use crate::borrowed::{ArrayRef, DictionaryRef, NodePathRef, ObjectRef, SignalRef};
+        use crate::variant::packed::PackedRef;
+
+        /// A Godot value borrowed from encoded bytes: [`Variant`] with its text as `Cow<'a, str>`
+        /// (borrowed, except for the rare string the engine's reading changes) and its packed
+        /// arrays as views ([`PackedRef`]) of the input.
+        ///
+        /// The type information of typed containers is owned (it is small and rare).
+        #[derive(Clone, Debug, PartialEq, Default)]
+        pub enum VariantRef<'a> {
+            #[default]
+            #(#ref_arms),*
+        }
+
+        impl<'a> VariantRef<'a> {
+            /// The kind of this value.
+            pub fn kind(&self) -> Kind {
+                match self { #(#kind_arms),* }
+            }
+
+            /// The value as a fixed layout (a math type), if it is one.
+            pub fn as_fixed(&self) -> Option<&dyn FixedValue> {
+                match self { #(#ref_as_fixed,)* _ => None }
+            }
+
+            /// The value as a packed array view of a fixed layout, if it is one.
+            pub fn as_packed(&self) -> Option<&dyn PackedValue> {
+                match self { #(#ref_as_packed,)* _ => None }
+            }
+
+            /// The owned value of a fixed layout or a packed array of one.
+            pub(crate) fn fixed_to_owned(&self) -> Option<Variant> {
+                match self { #(#owned_fixed,)* #(#owned_packed,)* _ => None }
+            }
+        }
+
+        #(#from_fixed)*
+        #(#from_packed)*
     }
 }
 

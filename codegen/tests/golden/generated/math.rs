@@ -8,12 +8,12 @@
 //! (the 4-byte header excluded); `wide` selects the FLAG_64 form (8-byte reals).
 #![allow(clippy::field_reassign_with_default, unused_imports)]
 use crate::generated::kinds::Kind;
-use crate::generated::value::{Variant, VariantRef};
-use crate::layout::{
+use crate::variant::value::Variant;
+use crate::variant::layout::{
     fits_f32, read_f32_bits, read_i32, read_real, real_from_f32_bits, real_to_f32_bits,
     write_f32, write_i32, write_real, Component, FixedLayout, PackedLayout, Scalar,
 };
-use crate::packed::PackedRef;
+use crate::variant::packed::PackedRef;
 /// A 2D vector of reals.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Vector2 {
@@ -87,10 +87,6 @@ impl FixedLayout for Vector2 {
     fn into_variant(self) -> Variant {
         Variant::Vector2(self)
     }
-    #[inline]
-    fn into_ref<'a>(self) -> VariantRef<'a> {
-        VariantRef::Vector2(self)
-    }
 }
 /// A 2D vector of 32-bit integers.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -161,10 +157,6 @@ impl FixedLayout for Vector2i {
     #[inline]
     fn into_variant(self) -> Variant {
         Variant::Vector2i(self)
-    }
-    #[inline]
-    fn into_ref<'a>(self) -> VariantRef<'a> {
-        VariantRef::Vector2i(self)
     }
 }
 /// An RGBA color of 32-bit floats.
@@ -259,8 +251,12 @@ impl FixedLayout for Color {
     fn into_variant(self) -> Variant {
         Variant::Color(self)
     }
-    #[inline]
-    fn into_ref<'a>(self) -> VariantRef<'a> {
-        VariantRef::Color(self)
-    }
 }
+/// A value type that every fixed layout converts into (`Variant`, `VariantRef`, the
+/// decoder's validating builder): what the decoder needs of what it builds.
+pub trait FromFixed: From<Vector2> + From<Vector2i> + From<Color> {}
+impl<T: From<Vector2> + From<Vector2i> + From<Color>> FromFixed for T {}
+/// A value type that every packed array of a fixed layout converts into, as a view of
+/// the input (owned values copy it).
+pub trait FromPackedFixed<'a> {}
+impl<'a, T> FromPackedFixed<'a> for T {}
