@@ -10,10 +10,14 @@
 //! reserved, so a lying count costs nothing; errors carry the absolute offset. Apart from the
 //! duplicate-key index of dictionaries with 16 or more entries, and a container stack deeper
 //! than 16, it allocates only what the result keeps.
+//!
+//! `explain` watches this same driver read (an `Observe` implementation; ordinary decoding
+//! observes with `()`, which compiles to nothing), so its fields, offsets and errors are the
+//! decoder's by construction too.
 
 use crate::dialect::Dialect;
 use crate::error::DecodeError;
-use crate::generated::kinds::{Feature, Kind};
+use crate::generated::kinds::{Feature, FieldName, Kind};
 use crate::generated::value::{with_fixed, with_packed};
 use crate::layout::FixedLayout;
 use crate::layout::{read_u32, read_u64};
@@ -95,10 +99,12 @@ pub(crate) fn drive<'a, B: Build<'a>>(
 
 mod build;
 mod fill;
+mod observe;
 mod probe;
 mod reader;
 
 pub(crate) use build::*;
 pub(crate) use fill::*;
+pub(crate) use observe::*;
 pub(crate) use probe::*;
 pub(crate) use reader::*;
