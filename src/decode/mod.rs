@@ -102,6 +102,7 @@ mod fill;
 mod observe;
 mod probe;
 mod reader;
+mod values;
 
 pub(crate) use build::*;
 pub(crate) use fill::*;
