@@ -645,13 +645,7 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
                 self.count_elements(at, n)?;
                 self.obs.field(at, 4, FieldName::Count);
                 let cap = self.reserve(n, 4);
-                let mut v = vec_for::<B, _>(cap);
-                for i in 0..n {
-                    let item_at = self.pos;
-                    let s = self.string::<B>()?;
-                    self.obs.text(item_at, self.pos, Text::Item(i));
-                    keep::<B, _>(&mut v, s);
-                }
+                let v = self.strings::<B>(n, cap, Text::Item)?;
                 return Ok(Step::Value(B::string_array(v)));
             }
             // Nil, Bool, Int, Float, String and Vector2 are read in `one`; nothing else is left.

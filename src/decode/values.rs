@@ -3,6 +3,24 @@
 use super::*;
 
 impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
+    /// `n` strings in a row (room made for `cap`), string `i` reported as `text(i)`.
+    #[inline(always)]
+    pub(crate) fn strings<B: Build<'a>>(
+        &mut self,
+        n: usize,
+        cap: usize,
+        text: fn(usize) -> Text,
+    ) -> Result<Vec<B::Str>, DecodeError> {
+        let mut v = vec_for::<B, _>(cap);
+        for i in 0..n {
+            let at = self.pos;
+            let s = self.string::<B>()?;
+            self.obs.text(at, self.pos, text(i));
+            keep::<B, _>(&mut v, s);
+        }
+        Ok(v)
+    }
+
     pub(crate) fn node_path<B: Build<'a>>(&mut self) -> Result<B, DecodeError> {
         let at = self.pos;
         let first = self.u32()?;
@@ -27,20 +45,8 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
         self.obs.field(at, 4, FieldName::NameCount);
         self.obs.field(at + 4, 4, FieldName::SubnameCount);
         self.obs.field(at + 8, 4, FieldName::Flags);
-        let mut name_list = vec_for::<B, _>(names);
-        for i in 0..names {
-            let name_at = self.pos;
-            let s = self.string::<B>()?;
-            self.obs.text(name_at, self.pos, Text::Name(i));
-            keep::<B, _>(&mut name_list, s);
-        }
-        let mut subname_list = vec_for::<B, _>(subnames);
-        for i in 0..subnames {
-            let name_at = self.pos;
-            let s = self.string::<B>()?;
-            self.obs.text(name_at, self.pos, Text::Subname(i));
-            keep::<B, _>(&mut subname_list, s);
-        }
+        let name_list = self.strings::<B>(names, names, Text::Name)?;
+        let subname_list = self.strings::<B>(subnames, subnames, Text::Subname)?;
         Ok(B::node_path(
             name_list,
             subname_list,

@@ -109,7 +109,7 @@ impl Observe for Explainer<'_> {
         node.reported = true;
         let (kind, d) = (node.kind, node.depth + 1);
         let raw = &self.bytes[at.min(self.bytes.len())..(at + len).min(self.bytes.len())];
-        let u = (raw.len() >= 4).then(|| read_u32(raw, 0)).unwrap_or(0);
+        let u = if raw.len() >= 4 { read_u32(raw, 0) } else { 0 };
         let value = match id {
             FieldName::Count | FieldName::PropertyCount => {
                 let (n, text) = self.count_value(kind, id, u);
