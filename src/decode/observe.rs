@@ -1,5 +1,7 @@
-//! What the driver reports as it reads, for `explain`; ordinary decoding observes with `()`,
-//! whose methods are empty and inlined away, so it pays nothing.
+//! What the driver reports as it reads, for `explain`.
+//!
+//! Ordinary decoding observes with `()`, whose methods are empty and inlined away, so it pays
+//! nothing.
 
 use crate::generated::kinds::FieldName;
 

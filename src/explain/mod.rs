@@ -1,5 +1,7 @@
-//! An annotated dump of encoded bytes: every field at its offset, with its length, value and
-//! the spec's description; nested values indented; a malformed input shown up to the bad byte.
+//! An annotated dump of encoded bytes, every field at its offset, as the decoder reads them.
+//!
+//! Each field has its length, value and the spec's description; nested values are indented;
+//! a malformed input is shown up to the bad byte.
 //!
 //! `explain` does not read the format itself: it runs the decoder's own driver (with the
 //! validating `Probe` builder) and watches it read (`observer.rs`, through `decode::Observe`),

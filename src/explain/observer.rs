@@ -1,5 +1,6 @@
-//! The explainer: turns what the decoder's driver reports as it reads (`decode::Observe`) into
-//! the annotated lines, labelled and described from the spec's generated layout tables.
+//! The explainer: the decoder driver's reports (`decode::Observe`) turned into annotated lines.
+//!
+//! Lines are labelled and described from the spec's generated layout tables.
 
 use super::format::{field_value, hex_preview, packed_items, quote, short};
 use super::Line;
