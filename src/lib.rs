@@ -28,6 +28,7 @@ pub mod migrate;
 mod quirks;
 #[cfg(feature = "serde")]
 pub mod serde;
+#[cfg(feature = "json")]
 mod stack;
 pub mod text;
 mod variant;

@@ -89,7 +89,6 @@ fn text_exact_keeps_nan_sign() {
 /// Found by the `explain` target on `godot3/malformed` `nest_array_2000`: explain reports
 /// "too deep" one nesting level (8 bytes) after the offset the decoder reports.
 #[test]
-#[ignore = "fix pending: explain's `judge` re-decodes a too-deep value with one level to spare (src/explain.rs)"]
 fn explain_too_deep_at_decoders_offset() {
     let mut bytes = Vec::new();
     for _ in 0..1100 {
@@ -124,7 +123,6 @@ fn text_of_an_object_with_an_odd_class_name_parses() {
 /// the decoder (like the engine, `if (str.is_empty())` in `decode_variant`) takes as a null
 /// object ending there; explain reads on into a property count and reports an error at 0.
 #[test]
-#[ignore = "fix pending: explain does not end an object whose class name reads empty (src/explain.rs)"]
 fn explain_ends_an_object_whose_class_reads_empty() {
     // OBJECT, class name of 4 bytes "\0abc", then a NIL.
     let bytes = [24, 0, 0, 0, 4, 0, 0, 0, 0, b'a', b'b', b'c', 0, 0, 0, 0];
@@ -221,7 +219,6 @@ fn text_exact_escapes_property_names() {
 /// Found by the `explain` target with tight limits: the decoder stops at a count that takes
 /// it over `limits.max_elements` (`TooManyElements`, ERR_OUT_OF_MEMORY), explain walks on.
 #[test]
-#[ignore = "fix pending: explain does not apply limits.max_elements (src/explain.rs)"]
 fn explain_stops_at_the_element_limit() {
     // An Array of 3 nulls with at most 2 elements allowed.
     let bytes = [28, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];

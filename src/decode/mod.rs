@@ -10,10 +10,14 @@
 //! reserved, so a lying count costs nothing; errors carry the absolute offset. Apart from the
 //! duplicate-key index of dictionaries with 16 or more entries, and a container stack deeper
 //! than 16, it allocates only what the result keeps.
+//!
+//! `explain` watches this same driver read (an `Observe` implementation; ordinary decoding
+//! observes with `()`, which compiles to nothing), so its fields, offsets and errors are the
+//! decoder's by construction too.
 
 use crate::dialect::Dialect;
 use crate::error::DecodeError;
-use crate::generated::kinds::{Feature, Kind};
+use crate::generated::kinds::{Feature, FieldName, Kind};
 use crate::quirks::{self, FLAG_64};
 use crate::variant::key::{self, hash_key_real, hash_variant_key, KeyIndex, INDEX_FROM};
 use crate::variant::layout::FixedLayout;
@@ -96,10 +100,13 @@ pub(crate) fn drive<'a, B: Build<'a>>(
 
 mod build;
 mod fill;
+mod observe;
 mod probe;
 mod reader;
+mod values;
 
 pub(crate) use build::*;
 pub(crate) use fill::*;
+pub(crate) use observe::*;
 pub(crate) use probe::*;
 pub(crate) use reader::*;

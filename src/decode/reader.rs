@@ -2,7 +2,7 @@
 
 use super::*;
 
-pub(crate) struct Decoder<'a, 'o> {
+pub(crate) struct Decoder<'a, 'o, O: Observe = ()> {
     pub(crate) buf: &'a [u8],
     pub(crate) pos: usize,
     pub(crate) dialect: Dialect,
@@ -16,6 +16,8 @@ pub(crate) struct Decoder<'a, 'o> {
     /// more than its length in promised bytes; lying counts nested inside one another cannot
     /// make the reservations add up to more than that (a multiple of the input, not a power).
     pub(crate) unpromised: usize,
+    /// Who watches the read (`explain`); `()` for ordinary decoding.
+    pub(crate) obs: O,
 }
 
 /// What [`Decoder::other`] read: a finished value or an opened container.
@@ -31,6 +33,19 @@ impl<'a, 'o> Decoder<'a, 'o> {
         dialect: Dialect,
         options: &'o DecodeOptions,
     ) -> Decoder<'a, 'o> {
+        Decoder::observed(buf, pos, dialect, options, ())
+    }
+}
+
+impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
+    /// [`Decoder::new`], telling `obs` what it reads.
+    pub(crate) fn observed(
+        buf: &'a [u8],
+        pos: usize,
+        dialect: Dialect,
+        options: &'o DecodeOptions,
+        obs: O,
+    ) -> Decoder<'a, 'o, O> {
         Decoder {
             buf,
             pos,
@@ -40,6 +55,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
             elements: 0,
             replaced: false,
             unpromised: buf.len(),
+            obs,
         }
     }
 
@@ -186,6 +202,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
             .filter(|&b| b <= self.remaining())
             .ok_or_else(|| self.out_of_bounds(at, raw))?;
         self.count_elements(at, n)?;
+        self.obs.field(at, 4, FieldName::Count);
         let buf: &'a [u8] = self.buf;
         let s = &buf[self.pos..self.pos + bytes];
         self.pos += bytes;
@@ -233,12 +250,18 @@ impl<'a, 'o> Decoder<'a, 'o> {
         }))
     }
 
-    /// The count of an Array/Dictionary/Object; capacity is bounded by what the input can hold.
+    /// The count of an Array/Dictionary/Object (the spec's field `id`); capacity is bounded by
+    /// what the input can hold.
     #[inline]
-    pub(crate) fn count(&mut self, min_size: usize) -> Result<(u32, usize), DecodeError> {
+    pub(crate) fn count(
+        &mut self,
+        min_size: usize,
+        id: FieldName,
+    ) -> Result<(u32, usize), DecodeError> {
         let at = self.pos;
         let n = self.u32()? & quirks::COUNT_MASK;
         self.count_elements(at, n as usize)?;
+        self.obs.field(at, 4, id);
         Ok((n, self.reserve(n as usize, min_size)))
     }
 
@@ -263,18 +286,23 @@ impl<'a, 'o> Decoder<'a, 'o> {
         Ok(f(b))
     }
 
-    /// Typed-container type data for one side (4.3+ Array, 4.4+ Dictionary).
+    /// Typed-container type data for one side (4.3+ Array, 4.4+ Dictionary), the spec's field
+    /// `side`.
     pub(crate) fn element_type(
         &mut self,
         container_kind: u32,
+        side: FieldName,
     ) -> Result<Option<ElementType>, DecodeError> {
-        Ok(match container_kind {
-            quirks::KIND_NONE => None,
+        let at = self.pos;
+        let typed = match container_kind {
+            quirks::KIND_NONE => return Ok(None),
             quirks::KIND_BUILTIN => {
-                let at = self.pos;
                 let id = self.u32()?;
                 match self.dialect.kind_of(self.version, id) {
-                    Some(k) => Some(ElementType::Builtin(k)),
+                    Some(k) => {
+                        self.obs.field(at, 4, side);
+                        return Ok(Some(ElementType::Builtin(k)));
+                    }
                     None => {
                         return Err(DecodeError::InvalidElementType {
                             offset: at,
@@ -284,9 +312,11 @@ impl<'a, 'o> Decoder<'a, 'o> {
                     }
                 }
             }
-            quirks::KIND_CLASS_NAME => Some(ElementType::Class(self.text()?.into_owned())),
-            _ => Some(ElementType::Script(self.text()?.into_owned())),
-        })
+            quirks::KIND_CLASS_NAME => ElementType::Class(self.text()?.into_owned()),
+            _ => ElementType::Script(self.text()?.into_owned()),
+        };
+        self.obs.text(at, self.pos, Text::Field(side));
+        Ok(Some(typed))
     }
 
     /// The driver: reads the root, then fills the innermost open container until it is full
@@ -317,6 +347,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
                 fill.entries.close(&mut scratch);
             }
             let done = close(frame);
+            self.obs.end(self.pos);
             match stack.last_mut() {
                 Some(parent) => accept(parent, done, &mut scratch),
                 None => return Ok(done),
@@ -339,6 +370,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
             Frame::Array { items, left, .. } => {
                 while *left > 0 {
                     self.check_depth(depth)?;
+                    self.obs.value(self.pos, Slot::Item);
                     if let Some(child) = self.one::<B>(
                         #[inline(always)]
                         |v| keep::<B, _>(items, v),
@@ -354,6 +386,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
                 while *left > 0 {
                     if key.is_none() {
                         self.check_depth(depth)?;
+                        self.obs.value(self.pos, Slot::Key);
                         if let Some(child) = self.one::<B>(
                             #[inline(always)]
                             |v| *key = Some(v),
@@ -362,6 +395,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
                         }
                     }
                     self.check_depth(depth)?;
+                    self.obs.value(self.pos, Slot::Value);
                     // A value that opens a container leaves the key pending in the frame.
                     if let Some(child) = self.one::<B>(
                         // Inlined, so that the value goes from registers to its place.
@@ -383,9 +417,12 @@ impl<'a, 'o> Decoder<'a, 'o> {
                 while *left > 0 {
                     // The name is read before the depth is checked, as the engine does.
                     if name.is_none() {
+                        let at = self.pos;
                         *name = Some(self.string::<B>()?);
+                        self.obs.text(at, self.pos, Text::PropertyName);
                     }
                     self.check_depth(depth)?;
+                    self.obs.value(self.pos, Slot::Property);
                     if let Some(child) = self.one::<B>(
                         #[inline(always)]
                         |v| {
@@ -441,6 +478,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
                 version,
             });
         };
+        self.obs.header(at, header, kind);
         let flag = header & FLAG_64 != 0;
         let s = match kind {
             Kind::Nil => Scalar::Nil,
@@ -456,19 +494,25 @@ impl<'a, 'o> Decoder<'a, 'o> {
                 crate::variant::layout::real_from_f32_bits(self.u32()?)
             }),
             Kind::String => {
-                put(B::string(self.cow_text()?));
+                let text_at = self.pos;
+                let text = self.cow_text()?;
+                self.obs.text(text_at, self.pos, Text::Plain);
+                put(B::string(text));
+                self.obs.end(self.pos);
                 return Ok(None);
             }
             // Math values (a Vector2 in every game state): straight to their layout.
             k if k.is_fixed() => {
                 let wide = flag && dialect.flag64_reals(version, k);
                 put(self.fixed_value::<B>(k, wide, header)?);
+                self.obs.end(self.pos);
                 return Ok(None);
             }
             _ => {
                 return match self.other(at, header, kind)? {
                     Step::Value(v) => {
                         put(v);
+                        self.obs.end(self.pos);
                         Ok(None)
                     }
                     Step::Open(frame) => Ok(Some(frame)),
@@ -476,6 +520,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
             }
         };
         put(B::scalar(s));
+        self.obs.end(self.pos);
         Ok(None)
     }
 
@@ -497,7 +542,12 @@ impl<'a, 'o> Decoder<'a, 'o> {
             return Ok(Step::Value(v));
         }
         let s = match kind {
-            Kind::StringName => return Ok(Step::Value(B::string_name(self.cow_text()?))),
+            Kind::StringName => {
+                let text_at = self.pos;
+                let text = self.cow_text()?;
+                self.obs.text(text_at, self.pos, Text::Plain);
+                return Ok(Step::Value(B::string_name(text)));
+            }
             Kind::NodePath => return Ok(Step::Value(self.node_path::<B>()?)),
             Kind::Rid => {
                 if dialect.has_feature(version, Feature::RidPayload) {
@@ -509,8 +559,13 @@ impl<'a, 'o> Decoder<'a, 'o> {
             Kind::Object => return self.object(at, header & quirks::OBJECT_AS_ID != 0),
             Kind::Callable => Scalar::Callable,
             Kind::Signal => {
+                let name_at = self.pos;
                 let name = self.string::<B>()?;
+                self.obs
+                    .text(name_at, self.pos, Text::Field(FieldName::Name));
+                let object_at = self.pos;
                 let object = self.u64()?;
+                self.obs.field(object_at, 8, FieldName::ObjectId);
                 return Ok(Step::Value(B::signal(name, object)));
             }
             Kind::Dictionary => {
@@ -518,16 +573,16 @@ impl<'a, 'o> Decoder<'a, 'o> {
                 let kinds = header & (quirks::TYPED_KEY | quirks::TYPED_VALUE);
                 let typed = if kinds != 0 && dialect.has_feature(version, Feature::TypedDictionary)
                 {
-                    let key =
-                        self.element_type(quirks::container_kind(header, quirks::TYPED_KEY))?;
-                    let value =
-                        self.element_type(quirks::container_kind(header, quirks::TYPED_VALUE))?;
+                    let key = quirks::container_kind(header, quirks::TYPED_KEY);
+                    let key = self.element_type(key, FieldName::KeyType)?;
+                    let value = quirks::container_kind(header, quirks::TYPED_VALUE);
+                    let value = self.element_type(value, FieldName::ValueType)?;
                     (key.is_some() || value.is_some())
                         .then(|| Box::new(DictionaryType { key, value }))
                 } else {
                     None
                 };
-                let (left, cap) = self.count(8)?;
+                let (left, cap) = self.count(8, FieldName::Count)?;
                 return Ok(Step::Open(Frame::Dict {
                     fill: DictFill::with_capacity(cap),
                     left,
@@ -539,7 +594,8 @@ impl<'a, 'o> Decoder<'a, 'o> {
                 let typed = if quirks::container_kind(header, quirks::TYPED_ARRAY) != 0
                     && dialect.has_feature(version, Feature::TypedArray)
                 {
-                    self.element_type(quirks::container_kind(header, quirks::TYPED_ARRAY))?
+                    let kind = quirks::container_kind(header, quirks::TYPED_ARRAY);
+                    self.element_type(kind, FieldName::ElementType)?
                         .map(|element| {
                             Box::new(ArrayType {
                                 element,
@@ -549,7 +605,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
                 } else {
                     None
                 };
-                let (left, cap) = self.count(4)?;
+                let (left, cap) = self.count(4, FieldName::Count)?;
                 return Ok(Step::Open(Frame::Array {
                     items: vec_for::<B, _>(cap),
                     left,
@@ -568,6 +624,8 @@ impl<'a, 'o> Decoder<'a, 'o> {
                 }
                 let n = n as usize;
                 self.count_elements(at, n)?;
+                self.obs.field(at, 4, FieldName::Count);
+                self.obs.field(self.pos, n, FieldName::Data);
                 let buf: &'a [u8] = self.buf;
                 let v = &buf[self.pos..self.pos + n];
                 // The padding is counted but need not be present (decode_variant checks only
@@ -585,12 +643,9 @@ impl<'a, 'o> Decoder<'a, 'o> {
                 // A negative count is an empty array, not an error (the decoder never checks it).
                 let n = n.max(0) as usize;
                 self.count_elements(at, n)?;
+                self.obs.field(at, 4, FieldName::Count);
                 let cap = self.reserve(n, 4);
-                let mut v = vec_for::<B, _>(cap);
-                for _ in 0..n {
-                    let s = self.string::<B>()?;
-                    keep::<B, _>(&mut v, s);
-                }
+                let v = self.strings::<B>(n, cap, Text::Item)?;
                 return Ok(Step::Value(B::string_array(v)));
             }
             // Nil, Bool, Int, Float, String and Vector2 are read in `one`; nothing else is left.
@@ -604,123 +659,6 @@ impl<'a, 'o> Decoder<'a, 'o> {
             }
         };
         Ok(Step::Value(B::scalar(s)))
-    }
-
-    pub(crate) fn node_path<B: Build<'a>>(&mut self) -> Result<B, DecodeError> {
-        let at = self.pos;
-        let first = self.u32()?;
-        if first & quirks::NODEPATH_NEW_FORMAT == 0 {
-            return Err(DecodeError::OldNodePath {
-                offset: at,
-                dialect: self.dialect,
-            });
-        }
-        let names = (first & !quirks::NODEPATH_NEW_FORMAT) as usize;
-        let mut subnames = self.u32()? as usize;
-        let flags = self.u32()?;
-        if flags & quirks::NODEPATH_OBSOLETE_PROPERTY != 0 {
-            subnames += 1;
-        }
-        // Each string needs at least its 4-byte length.
-        let total = names.saturating_add(subnames);
-        if total > self.remaining() / 4 {
-            return Err(self.out_of_bounds(at, first));
-        }
-        self.count_elements(at, total)?;
-        let mut name_list = vec_for::<B, _>(names);
-        for _ in 0..names {
-            let s = self.string::<B>()?;
-            keep::<B, _>(&mut name_list, s);
-        }
-        let mut subname_list = vec_for::<B, _>(subnames);
-        for _ in 0..subnames {
-            let s = self.string::<B>()?;
-            keep::<B, _>(&mut subname_list, s);
-        }
-        Ok(B::node_path(
-            name_list,
-            subname_list,
-            flags & quirks::NODEPATH_ABSOLUTE != 0,
-        ))
-    }
-
-    pub(crate) fn object<B: Build<'a>>(
-        &mut self,
-        at: usize,
-        as_id: bool,
-    ) -> Result<Step<'a, B>, DecodeError> {
-        if as_id {
-            let id = self.u64()?;
-            return Ok(Step::Value(B::scalar(if id == 0 {
-                Scalar::ObjectNull
-            } else {
-                Scalar::ObjectId(id)
-            })));
-        }
-        // ERR_UNAUTHORIZED is checked before anything of the object is read.
-        if !self.options.allow_objects {
-            return Err(DecodeError::ObjectNotAllowed {
-                offset: at,
-                dialect: self.dialect,
-            });
-        }
-        let class = self.text()?;
-        if class.is_empty() {
-            return Ok(Step::Value(B::scalar(Scalar::ObjectNull)));
-        }
-        let (left, cap) = self.count(8)?;
-        Ok(Step::Open(Frame::Object {
-            class: B::text(class),
-            props: vec_for::<B, _>(cap),
-            left,
-            name: None,
-        }))
-    }
-
-    /// Pandemonium 5's TYPED_ARRAY / PACKED_TYPED_ARRAY: element type, optional class name
-    /// (a whole StringName value), count, elements.
-    pub(crate) fn pandemonium_typed_array<B: Build<'a>>(
-        &mut self,
-        kind: Kind,
-        as_id: bool,
-    ) -> Result<Step<'a, B>, DecodeError> {
-        let at = self.pos;
-        let id = self.u32()? & quirks::COUNT_MASK;
-        let Some(element_kind) = self.dialect.kind_of(self.version, id) else {
-            return Err(DecodeError::InvalidElementType {
-                offset: at,
-                tag: id,
-                dialect: self.dialect,
-            });
-        };
-        let element = if element_kind == Kind::Object && !as_id {
-            let h = self.pos;
-            let header = self.u32()?;
-            if self
-                .dialect
-                .kind_of(self.version, header & quirks::TYPE_MASK)
-                != Some(Kind::StringName)
-            {
-                return Err(DecodeError::InvalidElementType {
-                    offset: h,
-                    tag: header & quirks::TYPE_MASK,
-                    dialect: self.dialect,
-                });
-            }
-            ElementType::Class(self.text()?.into_owned())
-        } else {
-            ElementType::Builtin(element_kind)
-        };
-        let (left, cap) = self.count(4)?;
-        let typed = Some(Box::new(ArrayType {
-            element,
-            pandemonium_packed: kind == Kind::PackedTypedArray,
-        }));
-        Ok(Step::Open(Frame::Array {
-            items: vec_for::<B, _>(cap),
-            left,
-            typed,
-        }))
     }
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `cargo codegen`; `cargo codegen --check` fails when this file is stale.
 
 //! The Godot 3 dialect, generated from spec/godot3.yaml: type ids, header flags, features and layout tables by version.
-use crate::generated::kinds::{Feature, FieldInfo, Kind, TypeInfo};
+use crate::generated::kinds::{Feature, FieldInfo, FieldName, Kind, TypeInfo};
 use crate::version::Version;
 /// The oldest Godot 3 version the spec covers (3.0).
 pub const OLDEST: Version = Version::new(3, 0, 0);
@@ -140,6 +140,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "0 for False, 1 for True (decoder: any non-zero is True)",
                 element: &[],
+                id: Some(FieldName::Value),
             },
         ],
         wide_fields: &[],
@@ -156,6 +157,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "32-bit signed integer (64-bit when FLAG_64)",
                 element: &[],
+                id: Some(FieldName::Value),
             },
         ],
         wide_fields: &[
@@ -166,6 +168,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i64",
                 description: "32-bit signed integer (64-bit when FLAG_64)",
                 element: &[],
+                id: Some(FieldName::Value),
             },
         ],
     },
@@ -181,6 +184,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "f32",
                 description: "IEEE 754 single-precision float (double-precision when FLAG_64)",
                 element: &[],
+                id: Some(FieldName::Value),
             },
         ],
         wide_fields: &[
@@ -191,6 +195,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "f64",
                 description: "IEEE 754 single-precision float (double-precision when FLAG_64)",
                 element: &[],
+                id: Some(FieldName::Value),
             },
         ],
     },
@@ -206,6 +211,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "String length (in bytes)",
                 element: &[],
+                id: Some(FieldName::Length),
             },
             FieldInfo {
                 name: "data",
@@ -214,6 +220,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "utf8",
                 description: "UTF-8 encoded string",
                 element: &[],
+                id: Some(FieldName::Data),
             },
             FieldInfo {
                 name: "pad",
@@ -222,6 +229,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "padding",
                 description: "Zero padding to a multiple of 4",
                 element: &[],
+                id: Some(FieldName::Pad),
             },
         ],
         wide_fields: &[],
@@ -238,6 +246,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X coordinate",
                 element: &[],
+                id: Some(FieldName::X),
             },
             FieldInfo {
                 name: "y",
@@ -246,6 +255,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y coordinate",
                 element: &[],
+                id: Some(FieldName::Y),
             },
         ],
         wide_fields: &[],
@@ -262,6 +272,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X coordinate",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "position.y",
@@ -270,6 +281,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y coordinate",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "size.x",
@@ -278,6 +290,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X size",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "size.y",
@@ -286,6 +299,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y size",
                 element: &[],
+                id: None,
             },
         ],
         wide_fields: &[],
@@ -302,6 +316,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X coordinate",
                 element: &[],
+                id: Some(FieldName::X),
             },
             FieldInfo {
                 name: "y",
@@ -310,6 +325,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y coordinate",
                 element: &[],
+                id: Some(FieldName::Y),
             },
             FieldInfo {
                 name: "z",
@@ -318,6 +334,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Z coordinate",
                 element: &[],
+                id: Some(FieldName::Z),
             },
         ],
         wide_fields: &[],
@@ -334,6 +351,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "The X component of the X axis (column 0), [0][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "x.y",
@@ -342,6 +360,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "The Y component of the X axis (column 0), [0][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "y.x",
@@ -350,6 +369,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "The X component of the Y axis (column 1), [1][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "y.y",
@@ -358,6 +378,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "The Y component of the Y axis (column 1), [1][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "origin.x",
@@ -366,6 +387,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "The X component of the origin (column 2), [2][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "origin.y",
@@ -374,6 +396,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "The Y component of the origin (column 2), [2][1]",
                 element: &[],
+                id: None,
             },
         ],
         wide_fields: &[],
@@ -390,6 +413,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Normal X",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "normal.y",
@@ -398,6 +422,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Normal Y",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "normal.z",
@@ -406,6 +431,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Normal Z",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "d",
@@ -414,6 +440,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Distance",
                 element: &[],
+                id: Some(FieldName::D),
             },
         ],
         wide_fields: &[],
@@ -430,6 +457,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Imaginary X",
                 element: &[],
+                id: Some(FieldName::X),
             },
             FieldInfo {
                 name: "y",
@@ -438,6 +466,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Imaginary Y",
                 element: &[],
+                id: Some(FieldName::Y),
             },
             FieldInfo {
                 name: "z",
@@ -446,6 +475,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Imaginary Z",
                 element: &[],
+                id: Some(FieldName::Z),
             },
             FieldInfo {
                 name: "w",
@@ -454,6 +484,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Real W",
                 element: &[],
+                id: Some(FieldName::W),
             },
         ],
         wide_fields: &[],
@@ -470,6 +501,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X coordinate",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "position.y",
@@ -478,6 +510,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y coordinate",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "position.z",
@@ -486,6 +519,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Z coordinate",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "size.x",
@@ -494,6 +528,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X size",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "size.y",
@@ -502,6 +537,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y size",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "size.z",
@@ -510,6 +546,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Z size",
                 element: &[],
+                id: None,
             },
         ],
         wide_fields: &[],
@@ -526,6 +563,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 0, column 0: rows[0][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[0].y",
@@ -534,6 +572,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 0, column 1: rows[0][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[0].z",
@@ -542,6 +581,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 0, column 2: rows[0][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[1].x",
@@ -550,6 +590,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 1, column 0: rows[1][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[1].y",
@@ -558,6 +599,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 1, column 1: rows[1][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[1].z",
@@ -566,6 +608,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 1, column 2: rows[1][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[2].x",
@@ -574,6 +617,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 2, column 0: rows[2][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[2].y",
@@ -582,6 +626,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 2, column 1: rows[2][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[2].z",
@@ -590,6 +635,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 2, column 2: rows[2][2]",
                 element: &[],
+                id: None,
             },
         ],
         wide_fields: &[],
@@ -606,6 +652,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 0, column 0: basis.rows[0][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[0].y",
@@ -614,6 +661,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 0, column 1: basis.rows[0][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[0].z",
@@ -622,6 +670,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 0, column 2: basis.rows[0][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[1].x",
@@ -630,6 +679,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 1, column 0: basis.rows[1][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[1].y",
@@ -638,6 +688,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 1, column 1: basis.rows[1][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[1].z",
@@ -646,6 +697,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 1, column 2: basis.rows[1][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[2].x",
@@ -654,6 +706,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 2, column 0: basis.rows[2][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[2].y",
@@ -662,6 +715,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 2, column 1: basis.rows[2][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[2].z",
@@ -670,6 +724,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 2, column 2: basis.rows[2][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "origin.x",
@@ -678,6 +733,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Origin X",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "origin.y",
@@ -686,6 +742,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Origin Y",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "origin.z",
@@ -694,6 +751,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Origin Z",
                 element: &[],
+                id: None,
             },
         ],
         wide_fields: &[],
@@ -710,6 +768,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "f32",
                 description: "Red (typically 0..1, can be above 1 for overbright colors)",
                 element: &[],
+                id: Some(FieldName::R),
             },
             FieldInfo {
                 name: "g",
@@ -718,6 +777,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "f32",
                 description: "Green (typically 0..1, can be above 1 for overbright colors)",
                 element: &[],
+                id: Some(FieldName::G),
             },
             FieldInfo {
                 name: "b",
@@ -726,6 +786,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "f32",
                 description: "Blue (typically 0..1, can be above 1 for overbright colors)",
                 element: &[],
+                id: Some(FieldName::B),
             },
             FieldInfo {
                 name: "a",
@@ -734,6 +795,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "f32",
                 description: "Alpha (0..1)",
                 element: &[],
+                id: Some(FieldName::A),
             },
         ],
         wide_fields: &[],
@@ -750,6 +812,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Name count | 0x80000000 (bit 31 marks the new format and is required)",
                 element: &[],
+                id: Some(FieldName::NameCount),
             },
             FieldInfo {
                 name: "subname_count",
@@ -758,6 +821,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Sub-name count",
                 element: &[],
+                id: Some(FieldName::SubnameCount),
             },
             FieldInfo {
                 name: "flags",
@@ -766,6 +830,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Flags: bit 0 absolute; bit 1 (obsolete, never written) adds one subname",
                 element: &[],
+                id: Some(FieldName::Flags),
             },
             FieldInfo {
                 name: "names",
@@ -781,6 +846,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "u32",
                         description: "String length",
                         element: &[],
+                        id: Some(FieldName::Length),
                     },
                     FieldInfo {
                         name: "data",
@@ -789,6 +855,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "utf8",
                         description: "UTF-8 encoded string",
                         element: &[],
+                        id: Some(FieldName::Data),
                     },
                     FieldInfo {
                         name: "pad",
@@ -797,8 +864,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "padding",
                         description: "Padding to a multiple of 4; left uninitialised by the encoder",
                         element: &[],
+                        id: Some(FieldName::Pad),
                     },
                 ],
+                id: Some(FieldName::Names),
             },
         ],
         wide_fields: &[],
@@ -822,6 +891,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u64",
                 description: "The Object instance ID (full_objects = false)",
                 element: &[],
+                id: Some(FieldName::InstanceId),
             },
             FieldInfo {
                 name: "class_name_length",
@@ -830,6 +900,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Class name (String length)",
                 element: &[],
+                id: Some(FieldName::ClassNameLength),
             },
             FieldInfo {
                 name: "class_name",
@@ -838,6 +909,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "utf8",
                 description: "Class name (UTF-8 encoded string)",
                 element: &[],
+                id: Some(FieldName::ClassName),
             },
             FieldInfo {
                 name: "class_name_pad",
@@ -846,6 +918,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "padding",
                 description: "Zero padding to a multiple of 4",
                 element: &[],
+                id: Some(FieldName::ClassNamePad),
             },
             FieldInfo {
                 name: "property_count",
@@ -854,6 +927,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "The number of properties that are serialized",
                 element: &[],
+                id: Some(FieldName::PropertyCount),
             },
             FieldInfo {
                 name: "properties",
@@ -869,6 +943,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "u32",
                         description: "Property name (String length)",
                         element: &[],
+                        id: Some(FieldName::NameLength),
                     },
                     FieldInfo {
                         name: "name",
@@ -877,6 +952,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "utf8",
                         description: "Property name (UTF-8 encoded string)",
                         element: &[],
+                        id: Some(FieldName::Name),
                     },
                     FieldInfo {
                         name: "name_pad",
@@ -885,6 +961,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "padding",
                         description: "Zero padding to a multiple of 4",
                         element: &[],
+                        id: Some(FieldName::NamePad),
                     },
                     FieldInfo {
                         name: "value",
@@ -893,8 +970,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "variant",
                         description: "Property value, using this same format",
                         element: &[],
+                        id: Some(FieldName::Value),
                     },
                 ],
+                id: Some(FieldName::Properties),
             },
         ],
         wide_fields: &[],
@@ -911,6 +990,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "val&0x7FFFFFFF = elements (bit 31, once `shared`, is ignored)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "pairs",
@@ -919,6 +999,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "variant",
                 description: "count pairs of key and value, each in this same format",
                 element: &[],
+                id: Some(FieldName::Pairs),
             },
         ],
         wide_fields: &[],
@@ -935,6 +1016,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "val&0x7FFFFFFF = elements (bit 31, once `shared`, is ignored)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -943,6 +1025,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "variant",
                 description: "count values, each in this same format",
                 element: &[],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -959,6 +1042,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (Bytes)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "data",
@@ -967,6 +1051,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "bytes",
                 description: "Byte (0..255)",
                 element: &[],
+                id: Some(FieldName::Data),
             },
             FieldInfo {
                 name: "pad",
@@ -975,6 +1060,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "padding",
                 description: "Zero padding to a multiple of 4 (the decoder does not require it)",
                 element: &[],
+                id: Some(FieldName::Pad),
             },
         ],
         wide_fields: &[],
@@ -991,6 +1077,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (elements)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -1006,8 +1093,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "i32",
                         description: "32-bit signed integer",
                         element: &[],
+                        id: Some(FieldName::Value),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -1024,6 +1113,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (elements)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -1039,8 +1129,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "f32",
                         description: "32-bit IEEE 754 single-precision float",
                         element: &[],
+                        id: Some(FieldName::Value),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -1057,6 +1149,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (Strings)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -1072,6 +1165,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "u32",
                         description: "String length, counting the trailing NUL the encoder appends",
                         element: &[],
+                        id: Some(FieldName::Length),
                     },
                     FieldInfo {
                         name: "data",
@@ -1080,6 +1174,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "utf8",
                         description: "UTF-8 encoded string and a NUL byte",
                         element: &[],
+                        id: Some(FieldName::Data),
                     },
                     FieldInfo {
                         name: "pad",
@@ -1088,8 +1183,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "padding",
                         description: "Zero padding to a multiple of 4",
                         element: &[],
+                        id: Some(FieldName::Pad),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -1106,6 +1203,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (elements)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -1121,6 +1219,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "X coordinate",
                         element: &[],
+                        id: Some(FieldName::X),
                     },
                     FieldInfo {
                         name: "y",
@@ -1129,8 +1228,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "Y coordinate",
                         element: &[],
+                        id: Some(FieldName::Y),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -1147,6 +1248,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (elements)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -1162,6 +1264,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "X coordinate",
                         element: &[],
+                        id: Some(FieldName::X),
                     },
                     FieldInfo {
                         name: "y",
@@ -1170,6 +1273,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "Y coordinate",
                         element: &[],
+                        id: Some(FieldName::Y),
                     },
                     FieldInfo {
                         name: "z",
@@ -1178,8 +1282,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "Z coordinate",
                         element: &[],
+                        id: Some(FieldName::Z),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -1196,6 +1302,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (elements)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -1211,6 +1318,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "f32",
                         description: "Red (typically 0..1, can be above 1 for overbright colors)",
                         element: &[],
+                        id: Some(FieldName::R),
                     },
                     FieldInfo {
                         name: "g",
@@ -1219,6 +1327,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "f32",
                         description: "Green (typically 0..1, can be above 1 for overbright colors)",
                         element: &[],
+                        id: Some(FieldName::G),
                     },
                     FieldInfo {
                         name: "b",
@@ -1227,6 +1336,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "f32",
                         description: "Blue (typically 0..1, can be above 1 for overbright colors)",
                         element: &[],
+                        id: Some(FieldName::B),
                     },
                     FieldInfo {
                         name: "a",
@@ -1235,8 +1345,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "f32",
                         description: "Alpha (0..1)",
                         element: &[],
+                        id: Some(FieldName::A),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],

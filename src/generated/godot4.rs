@@ -2,7 +2,7 @@
 // Regenerate with `cargo codegen`; `cargo codegen --check` fails when this file is stale.
 
 //! The Godot 4 dialect, generated from spec/godot4.yaml: type ids, header flags, features and layout tables by version.
-use crate::generated::kinds::{Feature, FieldInfo, Kind, TypeInfo};
+use crate::generated::kinds::{Feature, FieldInfo, FieldName, Kind, TypeInfo};
 use crate::version::Version;
 /// The oldest Godot 4 version the spec covers (4.0).
 pub const OLDEST: Version = Version::new(4, 0, 0);
@@ -266,6 +266,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "0 for False, 1 for True (decoder: any non-zero is True)",
                 element: &[],
+                id: Some(FieldName::Value),
             },
         ],
         wide_fields: &[],
@@ -282,6 +283,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "32-bit signed integer (64-bit when FLAG_64)",
                 element: &[],
+                id: Some(FieldName::Value),
             },
         ],
         wide_fields: &[
@@ -292,6 +294,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i64",
                 description: "32-bit signed integer (64-bit when FLAG_64)",
                 element: &[],
+                id: Some(FieldName::Value),
             },
         ],
     },
@@ -307,6 +310,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "f32",
                 description: "IEEE 754 single-precision float (double-precision when FLAG_64)",
                 element: &[],
+                id: Some(FieldName::Value),
             },
         ],
         wide_fields: &[
@@ -317,6 +321,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "f64",
                 description: "IEEE 754 single-precision float (double-precision when FLAG_64)",
                 element: &[],
+                id: Some(FieldName::Value),
             },
         ],
     },
@@ -332,6 +337,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "String length (in bytes)",
                 element: &[],
+                id: Some(FieldName::Length),
             },
             FieldInfo {
                 name: "data",
@@ -340,6 +346,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "utf8",
                 description: "UTF-8 encoded string",
                 element: &[],
+                id: Some(FieldName::Data),
             },
             FieldInfo {
                 name: "pad",
@@ -348,6 +355,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "padding",
                 description: "Zero padding to a multiple of 4",
                 element: &[],
+                id: Some(FieldName::Pad),
             },
         ],
         wide_fields: &[],
@@ -364,6 +372,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X coordinate",
                 element: &[],
+                id: Some(FieldName::X),
             },
             FieldInfo {
                 name: "y",
@@ -372,6 +381,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y coordinate",
                 element: &[],
+                id: Some(FieldName::Y),
             },
         ],
         wide_fields: &[
@@ -382,6 +392,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X coordinate",
                 element: &[],
+                id: Some(FieldName::X),
             },
             FieldInfo {
                 name: "y",
@@ -390,6 +401,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y coordinate",
                 element: &[],
+                id: Some(FieldName::Y),
             },
         ],
     },
@@ -405,6 +417,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "X coordinate",
                 element: &[],
+                id: Some(FieldName::X),
             },
             FieldInfo {
                 name: "y",
@@ -413,6 +426,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "Y coordinate",
                 element: &[],
+                id: Some(FieldName::Y),
             },
         ],
         wide_fields: &[],
@@ -429,6 +443,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X coordinate",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "position.y",
@@ -437,6 +452,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y coordinate",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "size.x",
@@ -445,6 +461,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X size",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "size.y",
@@ -453,6 +470,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y size",
                 element: &[],
+                id: None,
             },
         ],
         wide_fields: &[
@@ -463,6 +481,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X coordinate",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "position.y",
@@ -471,6 +490,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y coordinate",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "size.x",
@@ -479,6 +499,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X size",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "size.y",
@@ -487,6 +508,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y size",
                 element: &[],
+                id: None,
             },
         ],
     },
@@ -502,6 +524,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "X coordinate",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "position.y",
@@ -510,6 +533,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "Y coordinate",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "size.x",
@@ -518,6 +542,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "X size",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "size.y",
@@ -526,6 +551,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "Y size",
                 element: &[],
+                id: None,
             },
         ],
         wide_fields: &[],
@@ -542,6 +568,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X coordinate",
                 element: &[],
+                id: Some(FieldName::X),
             },
             FieldInfo {
                 name: "y",
@@ -550,6 +577,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y coordinate",
                 element: &[],
+                id: Some(FieldName::Y),
             },
             FieldInfo {
                 name: "z",
@@ -558,6 +586,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Z coordinate",
                 element: &[],
+                id: Some(FieldName::Z),
             },
         ],
         wide_fields: &[
@@ -568,6 +597,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X coordinate",
                 element: &[],
+                id: Some(FieldName::X),
             },
             FieldInfo {
                 name: "y",
@@ -576,6 +606,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y coordinate",
                 element: &[],
+                id: Some(FieldName::Y),
             },
             FieldInfo {
                 name: "z",
@@ -584,6 +615,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Z coordinate",
                 element: &[],
+                id: Some(FieldName::Z),
             },
         ],
     },
@@ -599,6 +631,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "X coordinate",
                 element: &[],
+                id: Some(FieldName::X),
             },
             FieldInfo {
                 name: "y",
@@ -607,6 +640,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "Y coordinate",
                 element: &[],
+                id: Some(FieldName::Y),
             },
             FieldInfo {
                 name: "z",
@@ -615,6 +649,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "Z coordinate",
                 element: &[],
+                id: Some(FieldName::Z),
             },
         ],
         wide_fields: &[],
@@ -631,6 +666,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "The X component of the X axis (column 0), [0][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "x.y",
@@ -639,6 +675,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "The Y component of the X axis (column 0), [0][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "y.x",
@@ -647,6 +684,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "The X component of the Y axis (column 1), [1][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "y.y",
@@ -655,6 +693,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "The Y component of the Y axis (column 1), [1][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "origin.x",
@@ -663,6 +702,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "The X component of the origin (column 2), [2][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "origin.y",
@@ -671,6 +711,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "The Y component of the origin (column 2), [2][1]",
                 element: &[],
+                id: None,
             },
         ],
         wide_fields: &[
@@ -681,6 +722,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "The X component of the X axis (column 0), [0][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "x.y",
@@ -689,6 +731,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "The Y component of the X axis (column 0), [0][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "y.x",
@@ -697,6 +740,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "The X component of the Y axis (column 1), [1][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "y.y",
@@ -705,6 +749,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "The Y component of the Y axis (column 1), [1][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "origin.x",
@@ -713,6 +758,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "The X component of the origin (column 2), [2][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "origin.y",
@@ -721,6 +767,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "The Y component of the origin (column 2), [2][1]",
                 element: &[],
+                id: None,
             },
         ],
     },
@@ -736,6 +783,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X coordinate",
                 element: &[],
+                id: Some(FieldName::X),
             },
             FieldInfo {
                 name: "y",
@@ -744,6 +792,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y coordinate",
                 element: &[],
+                id: Some(FieldName::Y),
             },
             FieldInfo {
                 name: "z",
@@ -752,6 +801,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Z coordinate",
                 element: &[],
+                id: Some(FieldName::Z),
             },
             FieldInfo {
                 name: "w",
@@ -760,6 +810,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "W coordinate",
                 element: &[],
+                id: Some(FieldName::W),
             },
         ],
         wide_fields: &[
@@ -770,6 +821,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X coordinate",
                 element: &[],
+                id: Some(FieldName::X),
             },
             FieldInfo {
                 name: "y",
@@ -778,6 +830,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y coordinate",
                 element: &[],
+                id: Some(FieldName::Y),
             },
             FieldInfo {
                 name: "z",
@@ -786,6 +839,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Z coordinate",
                 element: &[],
+                id: Some(FieldName::Z),
             },
             FieldInfo {
                 name: "w",
@@ -794,6 +848,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "W coordinate",
                 element: &[],
+                id: Some(FieldName::W),
             },
         ],
     },
@@ -809,6 +864,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "X coordinate",
                 element: &[],
+                id: Some(FieldName::X),
             },
             FieldInfo {
                 name: "y",
@@ -817,6 +873,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "Y coordinate",
                 element: &[],
+                id: Some(FieldName::Y),
             },
             FieldInfo {
                 name: "z",
@@ -825,6 +882,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "Z coordinate",
                 element: &[],
+                id: Some(FieldName::Z),
             },
             FieldInfo {
                 name: "w",
@@ -833,6 +891,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "W coordinate",
                 element: &[],
+                id: Some(FieldName::W),
             },
         ],
         wide_fields: &[],
@@ -849,6 +908,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Normal X",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "normal.y",
@@ -857,6 +917,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Normal Y",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "normal.z",
@@ -865,6 +926,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Normal Z",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "d",
@@ -873,6 +935,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Distance",
                 element: &[],
+                id: Some(FieldName::D),
             },
         ],
         wide_fields: &[
@@ -883,6 +946,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Normal X",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "normal.y",
@@ -891,6 +955,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Normal Y",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "normal.z",
@@ -899,6 +964,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Normal Z",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "d",
@@ -907,6 +973,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Distance",
                 element: &[],
+                id: Some(FieldName::D),
             },
         ],
     },
@@ -922,6 +989,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Imaginary X",
                 element: &[],
+                id: Some(FieldName::X),
             },
             FieldInfo {
                 name: "y",
@@ -930,6 +998,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Imaginary Y",
                 element: &[],
+                id: Some(FieldName::Y),
             },
             FieldInfo {
                 name: "z",
@@ -938,6 +1007,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Imaginary Z",
                 element: &[],
+                id: Some(FieldName::Z),
             },
             FieldInfo {
                 name: "w",
@@ -946,6 +1016,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Real W",
                 element: &[],
+                id: Some(FieldName::W),
             },
         ],
         wide_fields: &[
@@ -956,6 +1027,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Imaginary X",
                 element: &[],
+                id: Some(FieldName::X),
             },
             FieldInfo {
                 name: "y",
@@ -964,6 +1036,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Imaginary Y",
                 element: &[],
+                id: Some(FieldName::Y),
             },
             FieldInfo {
                 name: "z",
@@ -972,6 +1045,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Imaginary Z",
                 element: &[],
+                id: Some(FieldName::Z),
             },
             FieldInfo {
                 name: "w",
@@ -980,6 +1054,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Real W",
                 element: &[],
+                id: Some(FieldName::W),
             },
         ],
     },
@@ -995,6 +1070,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X coordinate",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "position.y",
@@ -1003,6 +1079,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y coordinate",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "position.z",
@@ -1011,6 +1088,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Z coordinate",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "size.x",
@@ -1019,6 +1097,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X size",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "size.y",
@@ -1027,6 +1106,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y size",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "size.z",
@@ -1035,6 +1115,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Z size",
                 element: &[],
+                id: None,
             },
         ],
         wide_fields: &[
@@ -1045,6 +1126,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X coordinate",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "position.y",
@@ -1053,6 +1135,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y coordinate",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "position.z",
@@ -1061,6 +1144,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Z coordinate",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "size.x",
@@ -1069,6 +1153,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X size",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "size.y",
@@ -1077,6 +1162,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y size",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "size.z",
@@ -1085,6 +1171,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Z size",
                 element: &[],
+                id: None,
             },
         ],
     },
@@ -1100,6 +1187,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 0, column 0: rows[0][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[0].y",
@@ -1108,6 +1196,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 0, column 1: rows[0][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[0].z",
@@ -1116,6 +1205,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 0, column 2: rows[0][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[1].x",
@@ -1124,6 +1214,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 1, column 0: rows[1][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[1].y",
@@ -1132,6 +1223,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 1, column 1: rows[1][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[1].z",
@@ -1140,6 +1232,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 1, column 2: rows[1][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[2].x",
@@ -1148,6 +1241,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 2, column 0: rows[2][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[2].y",
@@ -1156,6 +1250,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 2, column 1: rows[2][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[2].z",
@@ -1164,6 +1259,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 2, column 2: rows[2][2]",
                 element: &[],
+                id: None,
             },
         ],
         wide_fields: &[
@@ -1174,6 +1270,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 0, column 0: rows[0][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[0].y",
@@ -1182,6 +1279,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 0, column 1: rows[0][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[0].z",
@@ -1190,6 +1288,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 0, column 2: rows[0][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[1].x",
@@ -1198,6 +1297,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 1, column 0: rows[1][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[1].y",
@@ -1206,6 +1306,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 1, column 1: rows[1][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[1].z",
@@ -1214,6 +1315,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 1, column 2: rows[1][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[2].x",
@@ -1222,6 +1324,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 2, column 0: rows[2][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[2].y",
@@ -1230,6 +1333,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 2, column 1: rows[2][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[2].z",
@@ -1238,6 +1342,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 2, column 2: rows[2][2]",
                 element: &[],
+                id: None,
             },
         ],
     },
@@ -1253,6 +1358,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 0, column 0: basis.rows[0][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[0].y",
@@ -1261,6 +1367,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 0, column 1: basis.rows[0][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[0].z",
@@ -1269,6 +1376,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 0, column 2: basis.rows[0][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[1].x",
@@ -1277,6 +1385,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 1, column 0: basis.rows[1][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[1].y",
@@ -1285,6 +1394,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 1, column 1: basis.rows[1][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[1].z",
@@ -1293,6 +1403,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 1, column 2: basis.rows[1][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[2].x",
@@ -1301,6 +1412,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 2, column 0: basis.rows[2][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[2].y",
@@ -1309,6 +1421,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 2, column 1: basis.rows[2][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[2].z",
@@ -1317,6 +1430,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 2, column 2: basis.rows[2][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "origin.x",
@@ -1325,6 +1439,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Origin X",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "origin.y",
@@ -1333,6 +1448,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Origin Y",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "origin.z",
@@ -1341,6 +1457,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Origin Z",
                 element: &[],
+                id: None,
             },
         ],
         wide_fields: &[
@@ -1351,6 +1468,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 0, column 0: basis.rows[0][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[0].y",
@@ -1359,6 +1477,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 0, column 1: basis.rows[0][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[0].z",
@@ -1367,6 +1486,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 0, column 2: basis.rows[0][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[1].x",
@@ -1375,6 +1495,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 1, column 0: basis.rows[1][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[1].y",
@@ -1383,6 +1504,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 1, column 1: basis.rows[1][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[1].z",
@@ -1391,6 +1513,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 1, column 2: basis.rows[1][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[2].x",
@@ -1399,6 +1522,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 2, column 0: basis.rows[2][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[2].y",
@@ -1407,6 +1531,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 2, column 1: basis.rows[2][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[2].z",
@@ -1415,6 +1540,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 2, column 2: basis.rows[2][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "origin.x",
@@ -1423,6 +1549,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Origin X",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "origin.y",
@@ -1431,6 +1558,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Origin Y",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "origin.z",
@@ -1439,6 +1567,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Origin Z",
                 element: &[],
+                id: None,
             },
         ],
     },
@@ -1454,6 +1583,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 0, row 0: columns[0][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[0].y",
@@ -1462,6 +1592,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 0, row 1: columns[0][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[0].z",
@@ -1470,6 +1601,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 0, row 2: columns[0][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[0].w",
@@ -1478,6 +1610,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 0, row 3: columns[0][3]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[1].x",
@@ -1486,6 +1619,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 1, row 0: columns[1][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[1].y",
@@ -1494,6 +1628,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 1, row 1: columns[1][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[1].z",
@@ -1502,6 +1637,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 1, row 2: columns[1][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[1].w",
@@ -1510,6 +1646,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 1, row 3: columns[1][3]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[2].x",
@@ -1518,6 +1655,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 2, row 0: columns[2][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[2].y",
@@ -1526,6 +1664,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 2, row 1: columns[2][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[2].z",
@@ -1534,6 +1673,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 2, row 2: columns[2][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[2].w",
@@ -1542,6 +1682,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 2, row 3: columns[2][3]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[3].x",
@@ -1550,6 +1691,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 3, row 0: columns[3][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[3].y",
@@ -1558,6 +1700,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 3, row 1: columns[3][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[3].z",
@@ -1566,6 +1709,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 3, row 2: columns[3][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[3].w",
@@ -1574,6 +1718,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 3, row 3: columns[3][3]",
                 element: &[],
+                id: None,
             },
         ],
         wide_fields: &[
@@ -1584,6 +1729,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 0, row 0: columns[0][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[0].y",
@@ -1592,6 +1738,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 0, row 1: columns[0][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[0].z",
@@ -1600,6 +1747,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 0, row 2: columns[0][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[0].w",
@@ -1608,6 +1756,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 0, row 3: columns[0][3]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[1].x",
@@ -1616,6 +1765,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 1, row 0: columns[1][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[1].y",
@@ -1624,6 +1774,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 1, row 1: columns[1][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[1].z",
@@ -1632,6 +1783,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 1, row 2: columns[1][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[1].w",
@@ -1640,6 +1792,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 1, row 3: columns[1][3]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[2].x",
@@ -1648,6 +1801,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 2, row 0: columns[2][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[2].y",
@@ -1656,6 +1810,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 2, row 1: columns[2][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[2].z",
@@ -1664,6 +1819,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 2, row 2: columns[2][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[2].w",
@@ -1672,6 +1828,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 2, row 3: columns[2][3]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[3].x",
@@ -1680,6 +1837,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 3, row 0: columns[3][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[3].y",
@@ -1688,6 +1846,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 3, row 1: columns[3][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[3].z",
@@ -1696,6 +1855,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 3, row 2: columns[3][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[3].w",
@@ -1704,6 +1864,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 3, row 3: columns[3][3]",
                 element: &[],
+                id: None,
             },
         ],
     },
@@ -1719,6 +1880,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "f32",
                 description: "Red (typically 0..1, can be above 1 for overbright colors)",
                 element: &[],
+                id: Some(FieldName::R),
             },
             FieldInfo {
                 name: "g",
@@ -1727,6 +1889,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "f32",
                 description: "Green (typically 0..1, can be above 1 for overbright colors)",
                 element: &[],
+                id: Some(FieldName::G),
             },
             FieldInfo {
                 name: "b",
@@ -1735,6 +1898,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "f32",
                 description: "Blue (typically 0..1, can be above 1 for overbright colors)",
                 element: &[],
+                id: Some(FieldName::B),
             },
             FieldInfo {
                 name: "a",
@@ -1743,6 +1907,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "f32",
                 description: "Alpha (0..1)",
                 element: &[],
+                id: Some(FieldName::A),
             },
         ],
         wide_fields: &[],
@@ -1759,6 +1924,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "String length (in bytes)",
                 element: &[],
+                id: Some(FieldName::Length),
             },
             FieldInfo {
                 name: "data",
@@ -1767,6 +1933,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "utf8",
                 description: "UTF-8 encoded string",
                 element: &[],
+                id: Some(FieldName::Data),
             },
             FieldInfo {
                 name: "pad",
@@ -1775,6 +1942,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "padding",
                 description: "Zero padding to a multiple of 4",
                 element: &[],
+                id: Some(FieldName::Pad),
             },
         ],
         wide_fields: &[],
@@ -1791,6 +1959,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Name count | 0x80000000 (bit 31 marks the new format and is required)",
                 element: &[],
+                id: Some(FieldName::NameCount),
             },
             FieldInfo {
                 name: "subname_count",
@@ -1799,6 +1968,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Sub-name count",
                 element: &[],
+                id: Some(FieldName::SubnameCount),
             },
             FieldInfo {
                 name: "flags",
@@ -1807,6 +1977,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Flags: bit 0 absolute; bit 1 (obsolete, never written) adds one subname",
                 element: &[],
+                id: Some(FieldName::Flags),
             },
             FieldInfo {
                 name: "names",
@@ -1822,6 +1993,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "u32",
                         description: "String length",
                         element: &[],
+                        id: Some(FieldName::Length),
                     },
                     FieldInfo {
                         name: "data",
@@ -1830,6 +2002,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "utf8",
                         description: "UTF-8 encoded string",
                         element: &[],
+                        id: Some(FieldName::Data),
                     },
                     FieldInfo {
                         name: "pad",
@@ -1838,8 +2011,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "padding",
                         description: "Padding to a multiple of 4; not zeroed (left uninitialised) before 4.6.3",
                         element: &[],
+                        id: Some(FieldName::Pad),
                     },
                 ],
+                id: Some(FieldName::Names),
             },
         ],
         wide_fields: &[],
@@ -1856,6 +2031,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u64",
                 description: "RID id (rid.get_id())",
                 element: &[],
+                id: Some(FieldName::Id),
             },
         ],
         wide_fields: &[],
@@ -1872,6 +2048,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u64",
                 description: "The Object instance ID (full_objects = false)",
                 element: &[],
+                id: Some(FieldName::InstanceId),
             },
             FieldInfo {
                 name: "class_name_length",
@@ -1880,6 +2057,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Class name (String length)",
                 element: &[],
+                id: Some(FieldName::ClassNameLength),
             },
             FieldInfo {
                 name: "class_name",
@@ -1888,6 +2066,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "utf8",
                 description: "Class name (UTF-8 encoded string)",
                 element: &[],
+                id: Some(FieldName::ClassName),
             },
             FieldInfo {
                 name: "class_name_pad",
@@ -1896,6 +2075,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "padding",
                 description: "Zero padding to a multiple of 4",
                 element: &[],
+                id: Some(FieldName::ClassNamePad),
             },
             FieldInfo {
                 name: "property_count",
@@ -1904,6 +2084,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "The number of properties that are serialized",
                 element: &[],
+                id: Some(FieldName::PropertyCount),
             },
             FieldInfo {
                 name: "properties",
@@ -1919,6 +2100,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "u32",
                         description: "Property name (String length)",
                         element: &[],
+                        id: Some(FieldName::NameLength),
                     },
                     FieldInfo {
                         name: "name",
@@ -1927,6 +2109,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "utf8",
                         description: "Property name (UTF-8 encoded string)",
                         element: &[],
+                        id: Some(FieldName::Name),
                     },
                     FieldInfo {
                         name: "name_pad",
@@ -1935,6 +2118,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "padding",
                         description: "Zero padding to a multiple of 4",
                         element: &[],
+                        id: Some(FieldName::NamePad),
                     },
                     FieldInfo {
                         name: "value",
@@ -1943,8 +2127,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "variant",
                         description: "Property value, using this same format; the script property as a res:// path String or NIL (4.3+)",
                         element: &[],
+                        id: Some(FieldName::Value),
                     },
                 ],
+                id: Some(FieldName::Properties),
             },
         ],
         wide_fields: &[],
@@ -1968,6 +2154,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Signal name (String length)",
                 element: &[],
+                id: Some(FieldName::NameLength),
             },
             FieldInfo {
                 name: "name",
@@ -1976,6 +2163,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "utf8",
                 description: "Signal name (UTF-8 encoded string)",
                 element: &[],
+                id: Some(FieldName::Name),
             },
             FieldInfo {
                 name: "name_pad",
@@ -1984,6 +2172,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "padding",
                 description: "Zero padding to a multiple of 4",
                 element: &[],
+                id: Some(FieldName::NamePad),
             },
             FieldInfo {
                 name: "object_id",
@@ -1992,6 +2181,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u64",
                 description: "Instance id of the object that owns the signal",
                 element: &[],
+                id: Some(FieldName::ObjectId),
             },
         ],
         wide_fields: &[],
@@ -2008,6 +2198,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "val&0x7FFFFFFF = elements (bit 31, once `shared`, is ignored)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "pairs",
@@ -2016,6 +2207,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "variant",
                 description: "count pairs of key and value, each in this same format",
                 element: &[],
+                id: Some(FieldName::Pairs),
             },
         ],
         wide_fields: &[],
@@ -2032,6 +2224,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "container_type",
                 description: "Key type data, by TYPED_DICTIONARY_KEY: none, u32 Variant type, or a class-name / script-path String",
                 element: &[],
+                id: Some(FieldName::KeyType),
             },
             FieldInfo {
                 name: "value_type",
@@ -2040,6 +2233,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "container_type",
                 description: "Value type data, by TYPED_DICTIONARY_VALUE",
                 element: &[],
+                id: Some(FieldName::ValueType),
             },
             FieldInfo {
                 name: "count",
@@ -2048,6 +2242,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "val&0x7FFFFFFF = elements (bit 31, once `shared`, is ignored)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "pairs",
@@ -2056,6 +2251,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "variant",
                 description: "count pairs of key and value, each in this same format",
                 element: &[],
+                id: Some(FieldName::Pairs),
             },
         ],
         wide_fields: &[],
@@ -2072,6 +2268,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "val&0x7FFFFFFF = elements (bit 31, once `shared`, is ignored)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -2080,6 +2277,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "variant",
                 description: "count values, each in this same format",
                 element: &[],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -2096,6 +2294,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "container_type",
                 description: "Element type data, by TYPED_ARRAY: none, u32 Variant type, or a class-name / script-path String",
                 element: &[],
+                id: Some(FieldName::ElementType),
             },
             FieldInfo {
                 name: "count",
@@ -2104,6 +2303,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "val&0x7FFFFFFF = elements (bit 31, once `shared`, is ignored)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -2112,6 +2312,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "variant",
                 description: "count values, each in this same format",
                 element: &[],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -2128,6 +2329,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (Bytes)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "data",
@@ -2136,6 +2338,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "bytes",
                 description: "Byte (0..255)",
                 element: &[],
+                id: Some(FieldName::Data),
             },
             FieldInfo {
                 name: "pad",
@@ -2144,6 +2347,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "padding",
                 description: "Zero padding to a multiple of 4 (the decoder does not require it)",
                 element: &[],
+                id: Some(FieldName::Pad),
             },
         ],
         wide_fields: &[],
@@ -2160,6 +2364,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (elements)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -2175,8 +2380,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "i32",
                         description: "32-bit signed integer",
                         element: &[],
+                        id: Some(FieldName::Value),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -2193,6 +2400,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (elements)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -2208,8 +2416,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "i64",
                         description: "64-bit signed integer",
                         element: &[],
+                        id: Some(FieldName::Value),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -2226,6 +2436,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (elements)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -2241,8 +2452,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "f32",
                         description: "32-bit IEEE 754 single-precision float",
                         element: &[],
+                        id: Some(FieldName::Value),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -2259,6 +2472,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (elements)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -2274,8 +2488,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "f64",
                         description: "64-bit IEEE 754 double-precision float",
                         element: &[],
+                        id: Some(FieldName::Value),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -2292,6 +2508,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (Strings)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -2307,6 +2524,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "u32",
                         description: "String length, counting the trailing NUL the encoder appends",
                         element: &[],
+                        id: Some(FieldName::Length),
                     },
                     FieldInfo {
                         name: "data",
@@ -2315,6 +2533,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "utf8",
                         description: "UTF-8 encoded string and a NUL byte",
                         element: &[],
+                        id: Some(FieldName::Data),
                     },
                     FieldInfo {
                         name: "pad",
@@ -2323,8 +2542,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "padding",
                         description: "Zero padding to a multiple of 4",
                         element: &[],
+                        id: Some(FieldName::Pad),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -2341,6 +2562,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (elements)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -2356,6 +2578,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "X coordinate",
                         element: &[],
+                        id: Some(FieldName::X),
                     },
                     FieldInfo {
                         name: "y",
@@ -2364,8 +2587,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "Y coordinate",
                         element: &[],
+                        id: Some(FieldName::Y),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[
@@ -2376,6 +2601,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (elements)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -2391,6 +2617,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "X coordinate",
                         element: &[],
+                        id: Some(FieldName::X),
                     },
                     FieldInfo {
                         name: "y",
@@ -2399,8 +2626,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "Y coordinate",
                         element: &[],
+                        id: Some(FieldName::Y),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
     },
@@ -2416,6 +2645,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (elements)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -2431,6 +2661,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "X coordinate",
                         element: &[],
+                        id: Some(FieldName::X),
                     },
                     FieldInfo {
                         name: "y",
@@ -2439,6 +2670,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "Y coordinate",
                         element: &[],
+                        id: Some(FieldName::Y),
                     },
                     FieldInfo {
                         name: "z",
@@ -2447,8 +2679,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "Z coordinate",
                         element: &[],
+                        id: Some(FieldName::Z),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[
@@ -2459,6 +2693,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (elements)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -2474,6 +2709,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "X coordinate",
                         element: &[],
+                        id: Some(FieldName::X),
                     },
                     FieldInfo {
                         name: "y",
@@ -2482,6 +2718,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "Y coordinate",
                         element: &[],
+                        id: Some(FieldName::Y),
                     },
                     FieldInfo {
                         name: "z",
@@ -2490,8 +2727,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "Z coordinate",
                         element: &[],
+                        id: Some(FieldName::Z),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
     },
@@ -2507,6 +2746,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (elements)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -2522,6 +2762,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "f32",
                         description: "Red (typically 0..1, can be above 1 for overbright colors)",
                         element: &[],
+                        id: Some(FieldName::R),
                     },
                     FieldInfo {
                         name: "g",
@@ -2530,6 +2771,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "f32",
                         description: "Green (typically 0..1, can be above 1 for overbright colors)",
                         element: &[],
+                        id: Some(FieldName::G),
                     },
                     FieldInfo {
                         name: "b",
@@ -2538,6 +2780,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "f32",
                         description: "Blue (typically 0..1, can be above 1 for overbright colors)",
                         element: &[],
+                        id: Some(FieldName::B),
                     },
                     FieldInfo {
                         name: "a",
@@ -2546,8 +2789,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "f32",
                         description: "Alpha (0..1)",
                         element: &[],
+                        id: Some(FieldName::A),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -2564,6 +2809,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (elements)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -2579,6 +2825,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "X coordinate",
                         element: &[],
+                        id: Some(FieldName::X),
                     },
                     FieldInfo {
                         name: "y",
@@ -2587,6 +2834,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "Y coordinate",
                         element: &[],
+                        id: Some(FieldName::Y),
                     },
                     FieldInfo {
                         name: "z",
@@ -2595,6 +2843,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "Z coordinate",
                         element: &[],
+                        id: Some(FieldName::Z),
                     },
                     FieldInfo {
                         name: "w",
@@ -2603,8 +2852,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "W coordinate",
                         element: &[],
+                        id: Some(FieldName::W),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[
@@ -2615,6 +2866,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (elements)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -2630,6 +2882,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "X coordinate",
                         element: &[],
+                        id: Some(FieldName::X),
                     },
                     FieldInfo {
                         name: "y",
@@ -2638,6 +2891,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "Y coordinate",
                         element: &[],
+                        id: Some(FieldName::Y),
                     },
                     FieldInfo {
                         name: "z",
@@ -2646,6 +2900,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "Z coordinate",
                         element: &[],
+                        id: Some(FieldName::Z),
                     },
                     FieldInfo {
                         name: "w",
@@ -2654,8 +2909,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "W coordinate",
                         element: &[],
+                        id: Some(FieldName::W),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
     },

@@ -383,6 +383,120 @@ impl Feature {
         }
     }
 }
+/// A layout field whose name is a plain word (`count`, `class_name_length`), so that code that means one field names it with a variant, which a renamed field in the spec turns into a compile error. Fields named by a `crate::math` accessor path (`origin.x`) have none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum FieldName {
+    /// `a`.
+    A,
+    /// `b`.
+    B,
+    /// `class_name`.
+    ClassName,
+    /// `class_name_length`.
+    ClassNameLength,
+    /// `class_name_pad`.
+    ClassNamePad,
+    /// `count`.
+    Count,
+    /// `d`.
+    D,
+    /// `data`.
+    Data,
+    /// `element_type`.
+    ElementType,
+    /// `elements`.
+    Elements,
+    /// `flags`.
+    Flags,
+    /// `g`.
+    G,
+    /// `id`.
+    Id,
+    /// `instance_id`.
+    InstanceId,
+    /// `key_type`.
+    KeyType,
+    /// `length`.
+    Length,
+    /// `name`.
+    Name,
+    /// `name_count`.
+    NameCount,
+    /// `name_length`.
+    NameLength,
+    /// `name_pad`.
+    NamePad,
+    /// `names`.
+    Names,
+    /// `object_id`.
+    ObjectId,
+    /// `pad`.
+    Pad,
+    /// `pairs`.
+    Pairs,
+    /// `properties`.
+    Properties,
+    /// `property_count`.
+    PropertyCount,
+    /// `r`.
+    R,
+    /// `subname_count`.
+    SubnameCount,
+    /// `value`.
+    Value,
+    /// `value_type`.
+    ValueType,
+    /// `w`.
+    W,
+    /// `x`.
+    X,
+    /// `y`.
+    Y,
+    /// `z`.
+    Z,
+}
+impl FieldName {
+    /// The field's name in the spec (`"class_name_length"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            FieldName::A => "a",
+            FieldName::B => "b",
+            FieldName::ClassName => "class_name",
+            FieldName::ClassNameLength => "class_name_length",
+            FieldName::ClassNamePad => "class_name_pad",
+            FieldName::Count => "count",
+            FieldName::D => "d",
+            FieldName::Data => "data",
+            FieldName::ElementType => "element_type",
+            FieldName::Elements => "elements",
+            FieldName::Flags => "flags",
+            FieldName::G => "g",
+            FieldName::Id => "id",
+            FieldName::InstanceId => "instance_id",
+            FieldName::KeyType => "key_type",
+            FieldName::Length => "length",
+            FieldName::Name => "name",
+            FieldName::NameCount => "name_count",
+            FieldName::NameLength => "name_length",
+            FieldName::NamePad => "name_pad",
+            FieldName::Names => "names",
+            FieldName::ObjectId => "object_id",
+            FieldName::Pad => "pad",
+            FieldName::Pairs => "pairs",
+            FieldName::Properties => "properties",
+            FieldName::PropertyCount => "property_count",
+            FieldName::R => "r",
+            FieldName::SubnameCount => "subname_count",
+            FieldName::Value => "value",
+            FieldName::ValueType => "value_type",
+            FieldName::W => "w",
+            FieldName::X => "x",
+            FieldName::Y => "y",
+            FieldName::Z => "z",
+        }
+    }
+}
 /// One row of a layout table, as the official page's columns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FieldInfo {
@@ -398,6 +512,8 @@ pub struct FieldInfo {
     pub description: &'static str,
     /// The fields of one repetition of a `repeat` field (offsets from its start); empty otherwise.
     pub element: &'static [FieldInfo],
+    /// The field's name as a [`FieldName`], if it is a plain word.
+    pub id: Option<FieldName>,
 }
 impl FieldInfo {
     /// The `offset` or `len` of a field whose position or size depends on the data.
@@ -416,4 +532,18 @@ pub struct TypeInfo {
     pub fields: &'static [FieldInfo],
     /// The FLAG_64 layout; empty if the type has none.
     pub wide_fields: &'static [FieldInfo],
+}
+impl TypeInfo {
+    /// The field `id` of the layout (the FLAG_64 one when `wide` and there is one), or of one repetition of a `repeat` field.
+    pub fn field(&self, id: FieldName, wide: bool) -> Option<&'static FieldInfo> {
+        let fields = if wide && !self.wide_fields.is_empty() {
+            self.wide_fields
+        } else {
+            self.fields
+        };
+        fields
+            .iter()
+            .chain(fields.iter().flat_map(|f| f.element))
+            .find(|f| f.id == Some(id))
+    }
 }

@@ -2,7 +2,7 @@
 // Regenerate with `cargo codegen`; `cargo codegen --check` fails when this file is stale.
 
 //! The Pandemonium dialect, generated from spec/pandemonium.yaml: type ids, header flags, features and layout tables by version.
-use crate::generated::kinds::{Feature, FieldInfo, Kind, TypeInfo};
+use crate::generated::kinds::{Feature, FieldInfo, FieldName, Kind, TypeInfo};
 use crate::version::Version;
 /// The oldest Pandemonium version the spec covers (3.5).
 pub const OLDEST: Version = Version::new(3, 5, 0);
@@ -337,6 +337,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "0 for False, 1 for True (decoder: any non-zero is True)",
                 element: &[],
+                id: Some(FieldName::Value),
             },
         ],
         wide_fields: &[],
@@ -353,6 +354,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "32-bit signed integer (64-bit when FLAG_64)",
                 element: &[],
+                id: Some(FieldName::Value),
             },
         ],
         wide_fields: &[
@@ -363,6 +365,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i64",
                 description: "32-bit signed integer (64-bit when FLAG_64)",
                 element: &[],
+                id: Some(FieldName::Value),
             },
         ],
     },
@@ -378,6 +381,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "f32",
                 description: "IEEE 754 single-precision float (double-precision when FLAG_64)",
                 element: &[],
+                id: Some(FieldName::Value),
             },
         ],
         wide_fields: &[
@@ -388,6 +392,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "f64",
                 description: "IEEE 754 single-precision float (double-precision when FLAG_64)",
                 element: &[],
+                id: Some(FieldName::Value),
             },
         ],
     },
@@ -403,6 +408,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "String length (in bytes)",
                 element: &[],
+                id: Some(FieldName::Length),
             },
             FieldInfo {
                 name: "data",
@@ -411,6 +417,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "utf8",
                 description: "UTF-8 encoded string",
                 element: &[],
+                id: Some(FieldName::Data),
             },
             FieldInfo {
                 name: "pad",
@@ -419,6 +426,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "padding",
                 description: "Zero padding to a multiple of 4",
                 element: &[],
+                id: Some(FieldName::Pad),
             },
         ],
         wide_fields: &[],
@@ -435,6 +443,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X coordinate",
                 element: &[],
+                id: Some(FieldName::X),
             },
             FieldInfo {
                 name: "y",
@@ -443,6 +452,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y coordinate",
                 element: &[],
+                id: Some(FieldName::Y),
             },
         ],
         wide_fields: &[],
@@ -459,6 +469,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "X coordinate",
                 element: &[],
+                id: Some(FieldName::X),
             },
             FieldInfo {
                 name: "y",
@@ -467,6 +478,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "Y coordinate",
                 element: &[],
+                id: Some(FieldName::Y),
             },
         ],
         wide_fields: &[],
@@ -483,6 +495,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X coordinate",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "position.y",
@@ -491,6 +504,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y coordinate",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "size.x",
@@ -499,6 +513,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X size",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "size.y",
@@ -507,6 +522,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y size",
                 element: &[],
+                id: None,
             },
         ],
         wide_fields: &[],
@@ -523,6 +539,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "X coordinate",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "position.y",
@@ -531,6 +548,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "Y coordinate",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "size.x",
@@ -539,6 +557,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "X size",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "size.y",
@@ -547,6 +566,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "Y size",
                 element: &[],
+                id: None,
             },
         ],
         wide_fields: &[],
@@ -563,6 +583,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X coordinate",
                 element: &[],
+                id: Some(FieldName::X),
             },
             FieldInfo {
                 name: "y",
@@ -571,6 +592,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y coordinate",
                 element: &[],
+                id: Some(FieldName::Y),
             },
             FieldInfo {
                 name: "z",
@@ -579,6 +601,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Z coordinate",
                 element: &[],
+                id: Some(FieldName::Z),
             },
         ],
         wide_fields: &[],
@@ -595,6 +618,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "X coordinate",
                 element: &[],
+                id: Some(FieldName::X),
             },
             FieldInfo {
                 name: "y",
@@ -603,6 +627,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "Y coordinate",
                 element: &[],
+                id: Some(FieldName::Y),
             },
             FieldInfo {
                 name: "z",
@@ -611,6 +636,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "Z coordinate",
                 element: &[],
+                id: Some(FieldName::Z),
             },
         ],
         wide_fields: &[],
@@ -627,6 +653,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "The X component of the X axis (column 0), [0][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "x.y",
@@ -635,6 +662,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "The Y component of the X axis (column 0), [0][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "y.x",
@@ -643,6 +671,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "The X component of the Y axis (column 1), [1][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "y.y",
@@ -651,6 +680,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "The Y component of the Y axis (column 1), [1][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "origin.x",
@@ -659,6 +689,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "The X component of the origin (column 2), [2][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "origin.y",
@@ -667,6 +698,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "The Y component of the origin (column 2), [2][1]",
                 element: &[],
+                id: None,
             },
         ],
         wide_fields: &[],
@@ -683,6 +715,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X coordinate",
                 element: &[],
+                id: Some(FieldName::X),
             },
             FieldInfo {
                 name: "y",
@@ -691,6 +724,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y coordinate",
                 element: &[],
+                id: Some(FieldName::Y),
             },
             FieldInfo {
                 name: "z",
@@ -699,6 +733,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Z coordinate",
                 element: &[],
+                id: Some(FieldName::Z),
             },
             FieldInfo {
                 name: "w",
@@ -707,6 +742,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "W coordinate",
                 element: &[],
+                id: Some(FieldName::W),
             },
         ],
         wide_fields: &[],
@@ -723,6 +759,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "X coordinate",
                 element: &[],
+                id: Some(FieldName::X),
             },
             FieldInfo {
                 name: "y",
@@ -731,6 +768,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "Y coordinate",
                 element: &[],
+                id: Some(FieldName::Y),
             },
             FieldInfo {
                 name: "z",
@@ -739,6 +777,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "Z coordinate",
                 element: &[],
+                id: Some(FieldName::Z),
             },
             FieldInfo {
                 name: "w",
@@ -747,6 +786,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "W coordinate",
                 element: &[],
+                id: Some(FieldName::W),
             },
         ],
         wide_fields: &[],
@@ -763,6 +803,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Normal X",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "normal.y",
@@ -771,6 +812,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Normal Y",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "normal.z",
@@ -779,6 +821,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Normal Z",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "d",
@@ -787,6 +830,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Distance",
                 element: &[],
+                id: Some(FieldName::D),
             },
         ],
         wide_fields: &[],
@@ -803,6 +847,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Imaginary X",
                 element: &[],
+                id: Some(FieldName::X),
             },
             FieldInfo {
                 name: "y",
@@ -811,6 +856,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Imaginary Y",
                 element: &[],
+                id: Some(FieldName::Y),
             },
             FieldInfo {
                 name: "z",
@@ -819,6 +865,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Imaginary Z",
                 element: &[],
+                id: Some(FieldName::Z),
             },
             FieldInfo {
                 name: "w",
@@ -827,6 +874,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Real W",
                 element: &[],
+                id: Some(FieldName::W),
             },
         ],
         wide_fields: &[],
@@ -843,6 +891,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Imaginary X",
                 element: &[],
+                id: Some(FieldName::X),
             },
             FieldInfo {
                 name: "y",
@@ -851,6 +900,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Imaginary Y",
                 element: &[],
+                id: Some(FieldName::Y),
             },
             FieldInfo {
                 name: "z",
@@ -859,6 +909,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Imaginary Z",
                 element: &[],
+                id: Some(FieldName::Z),
             },
             FieldInfo {
                 name: "w",
@@ -867,6 +918,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Real W",
                 element: &[],
+                id: Some(FieldName::W),
             },
         ],
         wide_fields: &[],
@@ -883,6 +935,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X coordinate",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "position.y",
@@ -891,6 +944,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y coordinate",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "position.z",
@@ -899,6 +953,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Z coordinate",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "size.x",
@@ -907,6 +962,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X size",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "size.y",
@@ -915,6 +971,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y size",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "size.z",
@@ -923,6 +980,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Z size",
                 element: &[],
+                id: None,
             },
         ],
         wide_fields: &[],
@@ -939,6 +997,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 0, column 0: rows[0][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[0].y",
@@ -947,6 +1006,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 0, column 1: rows[0][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[0].z",
@@ -955,6 +1015,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 0, column 2: rows[0][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[1].x",
@@ -963,6 +1024,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 1, column 0: rows[1][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[1].y",
@@ -971,6 +1033,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 1, column 1: rows[1][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[1].z",
@@ -979,6 +1042,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 1, column 2: rows[1][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[2].x",
@@ -987,6 +1051,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 2, column 0: rows[2][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[2].y",
@@ -995,6 +1060,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 2, column 1: rows[2][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "rows[2].z",
@@ -1003,6 +1069,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Row 2, column 2: rows[2][2]",
                 element: &[],
+                id: None,
             },
         ],
         wide_fields: &[],
@@ -1019,6 +1086,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 0, column 0: basis.rows[0][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[0].y",
@@ -1027,6 +1095,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 0, column 1: basis.rows[0][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[0].z",
@@ -1035,6 +1104,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 0, column 2: basis.rows[0][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[1].x",
@@ -1043,6 +1113,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 1, column 0: basis.rows[1][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[1].y",
@@ -1051,6 +1122,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 1, column 1: basis.rows[1][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[1].z",
@@ -1059,6 +1131,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 1, column 2: basis.rows[1][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[2].x",
@@ -1067,6 +1140,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 2, column 0: basis.rows[2][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[2].y",
@@ -1075,6 +1149,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 2, column 1: basis.rows[2][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "basis.rows[2].z",
@@ -1083,6 +1158,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Basis row 2, column 2: basis.rows[2][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "origin.x",
@@ -1091,6 +1167,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Origin X",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "origin.y",
@@ -1099,6 +1176,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Origin Y",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "origin.z",
@@ -1107,6 +1185,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Origin Z",
                 element: &[],
+                id: None,
             },
         ],
         wide_fields: &[],
@@ -1123,6 +1202,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 0, row 0: columns[0][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[0].y",
@@ -1131,6 +1211,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 0, row 1: columns[0][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[0].z",
@@ -1139,6 +1220,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 0, row 2: columns[0][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[0].w",
@@ -1147,6 +1229,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 0, row 3: columns[0][3]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[1].x",
@@ -1155,6 +1238,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 1, row 0: columns[1][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[1].y",
@@ -1163,6 +1247,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 1, row 1: columns[1][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[1].z",
@@ -1171,6 +1256,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 1, row 2: columns[1][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[1].w",
@@ -1179,6 +1265,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 1, row 3: columns[1][3]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[2].x",
@@ -1187,6 +1274,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 2, row 0: columns[2][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[2].y",
@@ -1195,6 +1283,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 2, row 1: columns[2][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[2].z",
@@ -1203,6 +1292,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 2, row 2: columns[2][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[2].w",
@@ -1211,6 +1301,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 2, row 3: columns[2][3]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[3].x",
@@ -1219,6 +1310,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 3, row 0: columns[3][0]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[3].y",
@@ -1227,6 +1319,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 3, row 1: columns[3][1]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[3].z",
@@ -1235,6 +1328,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 3, row 2: columns[3][2]",
                 element: &[],
+                id: None,
             },
             FieldInfo {
                 name: "columns[3].w",
@@ -1243,6 +1337,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Column 3, row 3: columns[3][3]",
                 element: &[],
+                id: None,
             },
         ],
         wide_fields: &[],
@@ -1259,6 +1354,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "f32",
                 description: "Red (typically 0..1, can be above 1 for overbright colors)",
                 element: &[],
+                id: Some(FieldName::R),
             },
             FieldInfo {
                 name: "g",
@@ -1267,6 +1363,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "f32",
                 description: "Green (typically 0..1, can be above 1 for overbright colors)",
                 element: &[],
+                id: Some(FieldName::G),
             },
             FieldInfo {
                 name: "b",
@@ -1275,6 +1372,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "f32",
                 description: "Blue (typically 0..1, can be above 1 for overbright colors)",
                 element: &[],
+                id: Some(FieldName::B),
             },
             FieldInfo {
                 name: "a",
@@ -1283,6 +1381,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "f32",
                 description: "Alpha (0..1)",
                 element: &[],
+                id: Some(FieldName::A),
             },
         ],
         wide_fields: &[],
@@ -1299,6 +1398,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "String length (in bytes)",
                 element: &[],
+                id: Some(FieldName::Length),
             },
             FieldInfo {
                 name: "data",
@@ -1307,6 +1407,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "utf8",
                 description: "UTF-8 encoded string",
                 element: &[],
+                id: Some(FieldName::Data),
             },
             FieldInfo {
                 name: "pad",
@@ -1315,6 +1416,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "padding",
                 description: "Zero padding to a multiple of 4",
                 element: &[],
+                id: Some(FieldName::Pad),
             },
         ],
         wide_fields: &[],
@@ -1331,6 +1433,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Name count | 0x80000000 (bit 31 marks the new format and is required)",
                 element: &[],
+                id: Some(FieldName::NameCount),
             },
             FieldInfo {
                 name: "subname_count",
@@ -1339,6 +1442,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Sub-name count",
                 element: &[],
+                id: Some(FieldName::SubnameCount),
             },
             FieldInfo {
                 name: "flags",
@@ -1347,6 +1451,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Flags: bit 0 absolute; bit 1 (obsolete, never written) adds one subname",
                 element: &[],
+                id: Some(FieldName::Flags),
             },
             FieldInfo {
                 name: "names",
@@ -1362,6 +1467,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "u32",
                         description: "String length",
                         element: &[],
+                        id: Some(FieldName::Length),
                     },
                     FieldInfo {
                         name: "data",
@@ -1370,6 +1476,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "utf8",
                         description: "UTF-8 encoded string",
                         element: &[],
+                        id: Some(FieldName::Data),
                     },
                     FieldInfo {
                         name: "pad",
@@ -1378,8 +1485,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "padding",
                         description: "Padding to a multiple of 4; left uninitialised by the encoder",
                         element: &[],
+                        id: Some(FieldName::Pad),
                     },
                 ],
+                id: Some(FieldName::Names),
             },
         ],
         wide_fields: &[],
@@ -1410,6 +1519,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u64",
                 description: "The Object instance ID (full_objects = false)",
                 element: &[],
+                id: Some(FieldName::InstanceId),
             },
             FieldInfo {
                 name: "class_name_length",
@@ -1418,6 +1528,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Class name (String length)",
                 element: &[],
+                id: Some(FieldName::ClassNameLength),
             },
             FieldInfo {
                 name: "class_name",
@@ -1426,6 +1537,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "utf8",
                 description: "Class name (UTF-8 encoded string)",
                 element: &[],
+                id: Some(FieldName::ClassName),
             },
             FieldInfo {
                 name: "class_name_pad",
@@ -1434,6 +1546,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "padding",
                 description: "Zero padding to a multiple of 4",
                 element: &[],
+                id: Some(FieldName::ClassNamePad),
             },
             FieldInfo {
                 name: "property_count",
@@ -1442,6 +1555,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "The number of properties that are serialized",
                 element: &[],
+                id: Some(FieldName::PropertyCount),
             },
             FieldInfo {
                 name: "properties",
@@ -1457,6 +1571,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "u32",
                         description: "Property name (String length)",
                         element: &[],
+                        id: Some(FieldName::NameLength),
                     },
                     FieldInfo {
                         name: "name",
@@ -1465,6 +1580,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "utf8",
                         description: "Property name (UTF-8 encoded string)",
                         element: &[],
+                        id: Some(FieldName::Name),
                     },
                     FieldInfo {
                         name: "name_pad",
@@ -1473,6 +1589,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "padding",
                         description: "Zero padding to a multiple of 4",
                         element: &[],
+                        id: Some(FieldName::NamePad),
                     },
                     FieldInfo {
                         name: "value",
@@ -1481,8 +1598,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "variant",
                         description: "Property value, using this same format",
                         element: &[],
+                        id: Some(FieldName::Value),
                     },
                 ],
+                id: Some(FieldName::Properties),
             },
         ],
         wide_fields: &[],
@@ -1499,6 +1618,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "val&0x7FFFFFFF = elements (bit 31, once `shared`, is ignored)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "pairs",
@@ -1507,6 +1627,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "variant",
                 description: "count pairs of key and value, each in this same format",
                 element: &[],
+                id: Some(FieldName::Pairs),
             },
         ],
         wide_fields: &[],
@@ -1523,6 +1644,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "val&0x7FFFFFFF = elements (bit 31, once `shared`, is ignored)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -1531,6 +1653,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "variant",
                 description: "count values, each in this same format",
                 element: &[],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -1547,6 +1670,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (Bytes)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "data",
@@ -1555,6 +1679,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "bytes",
                 description: "Byte (0..255)",
                 element: &[],
+                id: Some(FieldName::Data),
             },
             FieldInfo {
                 name: "pad",
@@ -1563,6 +1688,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "padding",
                 description: "Zero padding to a multiple of 4 (the decoder does not require it)",
                 element: &[],
+                id: Some(FieldName::Pad),
             },
         ],
         wide_fields: &[],
@@ -1579,6 +1705,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (elements)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -1594,8 +1721,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "i32",
                         description: "32-bit signed integer",
                         element: &[],
+                        id: Some(FieldName::Value),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -1612,6 +1741,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (elements)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -1627,8 +1757,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "f32",
                         description: "32-bit IEEE 754 single-precision float",
                         element: &[],
+                        id: Some(FieldName::Value),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -1645,6 +1777,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (Strings)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -1660,6 +1793,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "u32",
                         description: "String length, counting the trailing NUL the encoder appends",
                         element: &[],
+                        id: Some(FieldName::Length),
                     },
                     FieldInfo {
                         name: "data",
@@ -1668,6 +1802,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "utf8",
                         description: "UTF-8 encoded string and a NUL byte",
                         element: &[],
+                        id: Some(FieldName::Data),
                     },
                     FieldInfo {
                         name: "pad",
@@ -1676,8 +1811,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "padding",
                         description: "Zero padding to a multiple of 4",
                         element: &[],
+                        id: Some(FieldName::Pad),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -1694,6 +1831,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (elements)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -1709,6 +1847,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "X coordinate",
                         element: &[],
+                        id: Some(FieldName::X),
                     },
                     FieldInfo {
                         name: "y",
@@ -1717,8 +1856,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "Y coordinate",
                         element: &[],
+                        id: Some(FieldName::Y),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -1735,6 +1876,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (elements)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -1750,6 +1892,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "i32",
                         description: "X coordinate",
                         element: &[],
+                        id: Some(FieldName::X),
                     },
                     FieldInfo {
                         name: "y",
@@ -1758,8 +1901,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "i32",
                         description: "Y coordinate",
                         element: &[],
+                        id: Some(FieldName::Y),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -1776,6 +1921,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (elements)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -1791,6 +1937,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "X coordinate",
                         element: &[],
+                        id: Some(FieldName::X),
                     },
                     FieldInfo {
                         name: "y",
@@ -1799,6 +1946,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "Y coordinate",
                         element: &[],
+                        id: Some(FieldName::Y),
                     },
                     FieldInfo {
                         name: "z",
@@ -1807,8 +1955,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "Z coordinate",
                         element: &[],
+                        id: Some(FieldName::Z),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -1825,6 +1975,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (elements)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -1840,6 +1991,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "i32",
                         description: "X coordinate",
                         element: &[],
+                        id: Some(FieldName::X),
                     },
                     FieldInfo {
                         name: "y",
@@ -1848,6 +2000,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "i32",
                         description: "Y coordinate",
                         element: &[],
+                        id: Some(FieldName::Y),
                     },
                     FieldInfo {
                         name: "z",
@@ -1856,8 +2009,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "i32",
                         description: "Z coordinate",
                         element: &[],
+                        id: Some(FieldName::Z),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -1874,6 +2029,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (elements)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -1889,6 +2045,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "f32",
                         description: "Red (typically 0..1, can be above 1 for overbright colors)",
                         element: &[],
+                        id: Some(FieldName::R),
                     },
                     FieldInfo {
                         name: "g",
@@ -1897,6 +2054,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "f32",
                         description: "Green (typically 0..1, can be above 1 for overbright colors)",
                         element: &[],
+                        id: Some(FieldName::G),
                     },
                     FieldInfo {
                         name: "b",
@@ -1905,6 +2063,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "f32",
                         description: "Blue (typically 0..1, can be above 1 for overbright colors)",
                         element: &[],
+                        id: Some(FieldName::B),
                     },
                     FieldInfo {
                         name: "a",
@@ -1913,8 +2072,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "f32",
                         description: "Alpha (0..1)",
                         element: &[],
+                        id: Some(FieldName::A),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -1931,6 +2092,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (elements)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -1946,6 +2108,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "X coordinate",
                         element: &[],
+                        id: Some(FieldName::X),
                     },
                     FieldInfo {
                         name: "y",
@@ -1954,6 +2117,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "Y coordinate",
                         element: &[],
+                        id: Some(FieldName::Y),
                     },
                     FieldInfo {
                         name: "z",
@@ -1962,6 +2126,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "Z coordinate",
                         element: &[],
+                        id: Some(FieldName::Z),
                     },
                     FieldInfo {
                         name: "w",
@@ -1970,8 +2135,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "real",
                         description: "W coordinate",
                         element: &[],
+                        id: Some(FieldName::W),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -1988,6 +2155,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (elements)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -2003,6 +2171,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "i32",
                         description: "X coordinate",
                         element: &[],
+                        id: Some(FieldName::X),
                     },
                     FieldInfo {
                         name: "y",
@@ -2011,6 +2180,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "i32",
                         description: "Y coordinate",
                         element: &[],
+                        id: Some(FieldName::Y),
                     },
                     FieldInfo {
                         name: "z",
@@ -2019,6 +2189,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "i32",
                         description: "Z coordinate",
                         element: &[],
+                        id: Some(FieldName::Z),
                     },
                     FieldInfo {
                         name: "w",
@@ -2027,8 +2198,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "i32",
                         description: "W coordinate",
                         element: &[],
+                        id: Some(FieldName::W),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -2045,6 +2218,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Element Variant::Type, Pandemonium ids (decoder masks & 0x7FFFFFFF)",
                 element: &[],
+                id: Some(FieldName::ElementType),
             },
             FieldInfo {
                 name: "class_name",
@@ -2053,6 +2227,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "variant",
                 description: "Only when the element type is OBJECT and OBJECT_AS_ID is clear: a STRING_NAME Variant, the element class name",
                 element: &[],
+                id: Some(FieldName::ClassName),
             },
             FieldInfo {
                 name: "count",
@@ -2061,6 +2236,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (decoder masks & 0x7FFFFFFF; not checked against the remaining bytes)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -2069,6 +2245,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "variant",
                 description: "count elements, each in this same format",
                 element: &[],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -2085,6 +2262,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Element Variant::Type, Pandemonium ids (decoder masks & 0x7FFFFFFF)",
                 element: &[],
+                id: Some(FieldName::ElementType),
             },
             FieldInfo {
                 name: "class_name",
@@ -2093,6 +2271,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "variant",
                 description: "Only when the element type is OBJECT and OBJECT_AS_ID is clear: a STRING_NAME Variant, the element class name",
                 element: &[],
+                id: Some(FieldName::ClassName),
             },
             FieldInfo {
                 name: "count",
@@ -2101,6 +2280,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "Array length (decoder masks & 0x7FFFFFFF; not checked against the remaining bytes)",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -2109,6 +2289,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "variant",
                 description: "count elements, each in this same format",
                 element: &[],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],

@@ -202,7 +202,7 @@ pub fn emit_dialect(d: &Dialect, spec: &Spec) -> TokenStream {
     quote! {
         #![doc = #module_doc]
 
-        use crate::generated::kinds::{Feature, FieldInfo, Kind, TypeInfo};
+        use crate::generated::kinds::{Feature, FieldInfo, FieldName, Kind, TypeInfo};
         use crate::version::Version;
 
         #[doc = #oldest_doc]
@@ -280,7 +280,13 @@ fn field_info(f: &Field, offset: &Expr, len: &Expr, ty: &str) -> TokenStream {
         let l = lit(l.into());
         quote!(#l)
     };
-    quote! { FieldInfo { name: #name, offset: #o, len: #l, ty: #ty, description: #description, element: &[#(#element),*] } }
+    let id = if super::kinds::is_plain_field_name(name) {
+        let v = ident(&super::kinds::field_variant(name));
+        quote!(Some(FieldName::#v))
+    } else {
+        quote!(None)
+    };
+    quote! { FieldInfo { name: #name, offset: #o, len: #l, ty: #ty, description: #description, element: &[#(#element),*], id: #id } }
 }
 
 fn type_info(t: &Type, name: &str, fields: &[Field]) -> TokenStream {

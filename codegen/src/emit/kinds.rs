@@ -1,7 +1,8 @@
-//! Emits `mod.rs` (the module list) and `kinds.rs` (`Kind`, `Feature`, `FieldInfo`, `TypeInfo`).
+//! Emits `mod.rs` (the module list) and `kinds.rs` (`Kind`, `Feature`, `FieldName`, `FieldInfo`,
+//! `TypeInfo`).
 
 use super::ident;
-use crate::model::Spec;
+use crate::model::{Field, Spec};
 use proc_macro2::TokenStream;
 use quote::quote;
 use std::collections::BTreeMap;
@@ -105,6 +106,26 @@ pub fn emit_kinds(spec: &Spec) -> TokenStream {
         let n = &f.name;
         quote! { Feature::#v => #n, }
     });
+    let mut field_names = std::collections::BTreeSet::new();
+    for d in &spec.dialects {
+        for t in &d.types {
+            collect_field_names(&t.fields, &mut field_names);
+        }
+    }
+    let fname_variants = field_names.iter().map(|n| {
+        let v = ident(&field_variant(n));
+        let doc = format!("`{n}`.");
+        quote! { #[doc = #doc] #v, }
+    });
+    let fname_names = field_names.iter().map(|n| {
+        let v = ident(&field_variant(n));
+        quote! { FieldName::#v => #n, }
+    });
+    let fname_lookup = if field_names.is_empty() {
+        quote! { let _ = self; "" }
+    } else {
+        quote! { match self { #(#fname_names)* } }
+    };
     let kind_extra = quote! {
         impl Kind {
             /// Whether this kind is a fixed layout (a math type of [`crate::math`]).
@@ -168,6 +189,20 @@ pub fn emit_kinds(spec: &Spec) -> TokenStream {
             }
         }
 
+        #[doc = "A layout field whose name is a plain word (`count`, `class_name_length`), so that code that means one field names it with a variant, which a renamed field in the spec turns into a compile error. Fields named by a `crate::math` accessor path (`origin.x`) have none."]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum FieldName {
+            #(#fname_variants)*
+        }
+
+        impl FieldName {
+            #[doc = "The field's name in the spec (`\"class_name_length\"`)."]
+            pub fn name(self) -> &'static str {
+                #fname_lookup
+            }
+        }
+
         #[doc = "One row of a layout table, as the official page's columns."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub struct FieldInfo {
@@ -183,6 +218,8 @@ pub fn emit_kinds(spec: &Spec) -> TokenStream {
             pub description: &'static str,
             #[doc = "The fields of one repetition of a `repeat` field (offsets from its start); empty otherwise."]
             pub element: &'static [FieldInfo],
+            #[doc = "The field's name as a [`FieldName`], if it is a plain word."]
+            pub id: Option<FieldName>,
         }
 
         impl FieldInfo {
@@ -204,5 +241,46 @@ pub fn emit_kinds(spec: &Spec) -> TokenStream {
             #[doc = "The FLAG_64 layout; empty if the type has none."]
             pub wide_fields: &'static [FieldInfo],
         }
+
+        impl TypeInfo {
+            #[doc = "The field `id` of the layout (the FLAG_64 one when `wide` and there is one), or of one repetition of a `repeat` field."]
+            pub fn field(&self, id: FieldName, wide: bool) -> Option<&'static FieldInfo> {
+                let fields = if wide && !self.wide_fields.is_empty() { self.wide_fields } else { self.fields };
+                fields
+                    .iter()
+                    .chain(fields.iter().flat_map(|f| f.element))
+                    .find(|f| f.id == Some(id))
+            }
+        }
+    }
+}
+
+/// Whether a field's name is a plain word that gets a [`FieldName`] variant (not an accessor
+/// path such as `rows[0].x`).
+pub(crate) fn is_plain_field_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// `class_name_length` as the variant `ClassNameLength`.
+pub(crate) fn field_variant(name: &str) -> String {
+    name.split('_')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+fn collect_field_names(fields: &[Field], out: &mut std::collections::BTreeSet<String>) {
+    for f in fields {
+        if is_plain_field_name(&f.name) {
+            out.insert(f.name.clone());
+        }
+        collect_field_names(&f.element, out);
     }
 }

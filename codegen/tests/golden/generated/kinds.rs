@@ -102,6 +102,51 @@ impl Feature {
         }
     }
 }
+/// A layout field whose name is a plain word (`count`, `class_name_length`), so that code that means one field names it with a variant, which a renamed field in the spec turns into a compile error. Fields named by a `crate::math` accessor path (`origin.x`) have none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum FieldName {
+    /// `a`.
+    A,
+    /// `b`.
+    B,
+    /// `count`.
+    Count,
+    /// `element_type`.
+    ElementType,
+    /// `elements`.
+    Elements,
+    /// `g`.
+    G,
+    /// `id`.
+    Id,
+    /// `r`.
+    R,
+    /// `value`.
+    Value,
+    /// `x`.
+    X,
+    /// `y`.
+    Y,
+}
+impl FieldName {
+    /// The field's name in the spec (`"class_name_length"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            FieldName::A => "a",
+            FieldName::B => "b",
+            FieldName::Count => "count",
+            FieldName::ElementType => "element_type",
+            FieldName::Elements => "elements",
+            FieldName::G => "g",
+            FieldName::Id => "id",
+            FieldName::R => "r",
+            FieldName::Value => "value",
+            FieldName::X => "x",
+            FieldName::Y => "y",
+        }
+    }
+}
 /// One row of a layout table, as the official page's columns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FieldInfo {
@@ -117,6 +162,8 @@ pub struct FieldInfo {
     pub description: &'static str,
     /// The fields of one repetition of a `repeat` field (offsets from its start); empty otherwise.
     pub element: &'static [FieldInfo],
+    /// The field's name as a [`FieldName`], if it is a plain word.
+    pub id: Option<FieldName>,
 }
 impl FieldInfo {
     /// The `offset` or `len` of a field whose position or size depends on the data.
@@ -135,4 +182,18 @@ pub struct TypeInfo {
     pub fields: &'static [FieldInfo],
     /// The FLAG_64 layout; empty if the type has none.
     pub wide_fields: &'static [FieldInfo],
+}
+impl TypeInfo {
+    /// The field `id` of the layout (the FLAG_64 one when `wide` and there is one), or of one repetition of a `repeat` field.
+    pub fn field(&self, id: FieldName, wide: bool) -> Option<&'static FieldInfo> {
+        let fields = if wide && !self.wide_fields.is_empty() {
+            self.wide_fields
+        } else {
+            self.fields
+        };
+        fields
+            .iter()
+            .chain(fields.iter().flat_map(|f| f.element))
+            .find(|f| f.id == Some(id))
+    }
 }

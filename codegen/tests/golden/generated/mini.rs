@@ -2,7 +2,7 @@
 // Regenerate with `cargo codegen`; `cargo codegen --check` fails when this file is stale.
 
 //! The Mini dialect, generated from spec/mini.yaml: type ids, header flags, features and layout tables by version.
-use crate::generated::kinds::{Feature, FieldInfo, Kind, TypeInfo};
+use crate::generated::kinds::{Feature, FieldInfo, FieldName, Kind, TypeInfo};
 use crate::version::Version;
 /// The oldest Mini version the spec covers (1.0).
 pub const OLDEST: Version = Version::new(1, 0, 0);
@@ -109,6 +109,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "32-bit",
                 element: &[],
+                id: Some(FieldName::Value),
             },
         ],
         wide_fields: &[
@@ -119,6 +120,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i64",
                 description: "32-bit",
                 element: &[],
+                id: Some(FieldName::Value),
             },
         ],
     },
@@ -134,6 +136,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "32-bit",
                 element: &[],
+                id: Some(FieldName::Value),
             },
         ],
         wide_fields: &[
@@ -144,6 +147,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i64",
                 description: "32-bit",
                 element: &[],
+                id: Some(FieldName::Value),
             },
         ],
     },
@@ -159,6 +163,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X",
                 element: &[],
+                id: Some(FieldName::X),
             },
             FieldInfo {
                 name: "y",
@@ -167,6 +172,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y",
                 element: &[],
+                id: Some(FieldName::Y),
             },
         ],
         wide_fields: &[
@@ -177,6 +183,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "X",
                 element: &[],
+                id: Some(FieldName::X),
             },
             FieldInfo {
                 name: "y",
@@ -185,6 +192,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "real",
                 description: "Y",
                 element: &[],
+                id: Some(FieldName::Y),
             },
         ],
     },
@@ -200,6 +208,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "X",
                 element: &[],
+                id: Some(FieldName::X),
             },
             FieldInfo {
                 name: "y",
@@ -208,6 +217,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "i32",
                 description: "Y",
                 element: &[],
+                id: Some(FieldName::Y),
             },
         ],
         wide_fields: &[],
@@ -224,6 +234,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "f32",
                 description: "Red",
                 element: &[],
+                id: Some(FieldName::R),
             },
             FieldInfo {
                 name: "g",
@@ -232,6 +243,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "f32",
                 description: "Green",
                 element: &[],
+                id: Some(FieldName::G),
             },
             FieldInfo {
                 name: "b",
@@ -240,6 +252,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "f32",
                 description: "Blue",
                 element: &[],
+                id: Some(FieldName::B),
             },
             FieldInfo {
                 name: "a",
@@ -248,6 +261,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "f32",
                 description: "Alpha",
                 element: &[],
+                id: Some(FieldName::A),
             },
         ],
         wide_fields: &[],
@@ -264,6 +278,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u64",
                 description: "the id",
                 element: &[],
+                id: Some(FieldName::Id),
             },
         ],
         wide_fields: &[],
@@ -280,6 +295,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "count",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -295,6 +311,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "u32",
                         description: "first",
                         element: &[],
+                        id: Some(FieldName::A),
                     },
                     FieldInfo {
                         name: "b",
@@ -303,8 +320,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "u32",
                         description: "second",
                         element: &[],
+                        id: Some(FieldName::B),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
@@ -321,6 +340,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "container_type",
                 description: "type data",
                 element: &[],
+                id: Some(FieldName::ElementType),
             },
             FieldInfo {
                 name: "count",
@@ -329,6 +349,7 @@ pub static TYPES: &[TypeInfo] = &[
                 ty: "u32",
                 description: "count",
                 element: &[],
+                id: Some(FieldName::Count),
             },
             FieldInfo {
                 name: "elements",
@@ -344,6 +365,7 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "u32",
                         description: "first",
                         element: &[],
+                        id: Some(FieldName::A),
                     },
                     FieldInfo {
                         name: "b",
@@ -352,8 +374,10 @@ pub static TYPES: &[TypeInfo] = &[
                         ty: "u32",
                         description: "second",
                         element: &[],
+                        id: Some(FieldName::B),
                     },
                 ],
+                id: Some(FieldName::Elements),
             },
         ],
         wide_fields: &[],
