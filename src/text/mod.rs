@@ -64,7 +64,9 @@
 //! hold (`Resource("…")` outside an object's `script` or a typed container's type) and
 //! anything after the value.
 
+mod construct;
 mod float;
+mod lex;
 mod order;
 mod parse;
 mod write;
