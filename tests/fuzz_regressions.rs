@@ -105,7 +105,6 @@ fn explain_too_deep_at_decoders_offset() {
 /// with objects allowed (id 23 is OBJECT there): a full object of class `"\u{1}"`, whose
 /// `to_text_exact` is `Object(\u{1},)`, which `from_text` refuses.
 #[test]
-#[ignore = "fix pending: the text form prints a class name verbatim (src/text/)"]
 fn text_of_an_object_with_an_odd_class_name_parses() {
     let bytes = [23, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0];
     let options = DecodeOptions {
@@ -209,13 +208,27 @@ fn text_exact_keeps_typed_nil() {
 /// the script's source: property names print between quotes without escapes, so a `"` or a
 /// newline in one makes text that does not parse.
 #[test]
-#[ignore = "fix pending: object property names print without escapes (src/text/)"]
 fn text_exact_escapes_property_names() {
     let v = Variant::Object(Object::Full(Box::new(FullObject {
         class: "Resource".into(),
         properties: vec![("title = \"Sword\"\n".into(), Variant::Int(1))],
     })));
     assert_text_reads_back(&v, Dialect::Godot3);
+}
+
+/// Found by the CI fuzz smoke (`.ci/run`, the `text` target): a Godot 4.3 Array typed by
+/// the script `r"na"/player.gd` (objects allowed) printed `Array[Resource("r"na"/player.gd")]([])`,
+/// which does not parse: the script path in the header was not escaped.
+#[test]
+fn text_escapes_script_paths_of_typed_containers() {
+    let input = [
+        11, 230, 28, 0, 3, 0, 15, 0, 0, 0, 114, 34, 110, 97, 34, 47, 112, 108, 97, 121, 101, 114,
+        46, 103, 100, 0, 0, 0, 0, 0,
+    ];
+    let (setup, payload) = Setup::split(&input).unwrap();
+    check_text(&setup, payload);
+    let (v, _) = decode(payload, setup.dialect, &setup.options).unwrap();
+    assert_text_reads_back(&v, setup.dialect);
 }
 
 /// Found by the `explain` target with tight limits: the decoder stops at a count that takes

@@ -453,37 +453,6 @@ fn has_nan(v: &Variant) -> bool {
     nan
 }
 
-/// Whether a full object or a typed container has a class name that is not an identifier
-/// (the text form prints it verbatim, so `Object(\u{1},)` does not parse back, and
-/// `Object(Node\t,)` parses as `Node`).
-fn has_odd_class_name(v: &Variant) -> bool {
-    use gdvariant::ElementType;
-    let odd = |c: &str| {
-        let mut chars = c.chars();
-        !(chars
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_'))
-    };
-    let odd_type = |t: &ElementType| matches!(t, ElementType::Class(c) if odd(c));
-    // Property names print between quotes without escapes.
-    let odd_name = |n: &str| n.chars().any(|c| c == '"' || c == '\\' || c.is_control());
-    let mut found = false;
-    visit(v, &mut |x| match x {
-        Variant::Object(Object::Full(o)) => {
-            found |= odd(&o.class) || o.properties.iter().any(|(n, _)| odd_name(n))
-        }
-        Variant::Array(a) => found |= a.typed.as_ref().is_some_and(|t| odd_type(&t.element)),
-        Variant::Dictionary(d) => {
-            found |= d.typed.as_ref().is_some_and(|t| {
-                t.key.as_ref().is_some_and(odd_type) || t.value.as_ref().is_some_and(odd_type)
-            })
-        }
-        _ => {}
-    });
-    found
-}
-
 /// Whether the exact text of `v` reads back as `v` itself: the documented losses of the
 /// text form (see `gdvariant::text`) are Dictionary key order (keys are printed sorted),
 /// Signal and Callable (printed empty), objects, and the Godot 3 and Pandemonium RID (printed
@@ -568,10 +537,6 @@ pub fn known_text_loss(v: &Variant) -> Option<&'static str> {
     if has_nan(v) {
         // `text_exact_keeps_nan_sign`: every NaN prints as `nan`.
         return Some("nan");
-    }
-    if has_odd_class_name(v) {
-        // `text_of_an_object_with_an_odd_class_name_parses`: class names print verbatim.
-        return Some("class name");
     }
     if has_wide_math_real(v) {
         // `text_exact_keeps_double_precision_math_reals`: the parser narrows them to f32.

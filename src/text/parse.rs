@@ -8,10 +8,9 @@
 //! hold it (an object's `script`, a typed container's script type).
 
 use super::lex::{Lexer, Tok};
-use super::write::type_name;
+use super::write::builtin_kind;
 use super::TextError;
 use crate::dialect::Dialect;
-use crate::generated::kinds::Kind;
 use crate::variant::*;
 
 /// Deepest nesting of containers and objects the parser accepts (the engines'
@@ -340,7 +339,8 @@ impl<'a> Parser<'a> {
         self.expect(Tok::LParen)?;
         let (line, column) = (self.line, self.column);
         let class = match self.advance()? {
-            Tok::Ident(c) => c,
+            // A quoted name: exact text quotes a class name that is not an identifier.
+            Tok::Ident(c) | Tok::Str(c) => c,
             other => {
                 return Err(TextError {
                     line,
@@ -364,6 +364,13 @@ impl<'a> Parser<'a> {
     fn element_type(&mut self) -> Result<Option<ElementType>, TextError> {
         let id = match &self.tok {
             Tok::Ident(id) => id.clone(),
+            // A quoted name is a class whatever it says (exact text quotes class names that
+            // are not identifiers or that are also a builtin type's name).
+            Tok::Str(class) => {
+                let class = ElementType::Class(class.clone());
+                self.advance()?;
+                return Ok(Some(class));
+            }
             _ => return Err(self.expected("a type name")),
         };
         self.advance()?;
@@ -451,13 +458,4 @@ enum Frame {
 enum Start {
     Value(Variant),
     Open(Frame),
-}
-
-/// A builtin type by its `Variant::get_type_name` (Godot 4 names).
-fn builtin_kind(name: &str) -> Option<Kind> {
-    Kind::ALL
-        .iter()
-        .copied()
-        .filter(|k| !matches!(k, Kind::TypedArray | Kind::PackedTypedArray | Kind::Nil))
-        .find(|k| type_name(*k) == name)
 }

@@ -251,7 +251,7 @@ impl Writer {
                 *id as i64
             )),
             Object::Full(full) => {
-                out.push_str(&format!("Object({},", full.class));
+                out.push_str(&format!("Object({},", self.class_name(&full.class)));
                 stack.push(Task::Text(")\n"));
                 for (i, (name, value)) in full.properties.iter().enumerate().rev() {
                     // Godot 4 sends `script` as its `res://` path (marshalls.cpp, case
@@ -259,10 +259,16 @@ impl Writer {
                     // an external resource.
                     match (self.godot4(), name.as_str(), value) {
                         (true, "script", Variant::String(path)) if !path.is_empty() => {
-                            stack.push(Task::Owned(resource_ref(path)));
+                            stack.push(Task::Owned(self.resource_ref(path)));
                         }
                         _ => stack.push(Task::Value(value, depth + 1)),
                     }
+                    // The engine prints the name verbatim; exact text escapes it so that
+                    // any name reads back.
+                    let name = match self.reals {
+                        Reals::Engine => std::borrow::Cow::Borrowed(name.as_str()),
+                        Reals::Exact => c_escape_multiline(name).into(),
+                    };
                     stack.push(Task::Owned(format!("\"{name}\":")));
                     if i > 0 {
                         stack.push(Task::Text(","));
@@ -283,9 +289,13 @@ impl Writer {
         if let Some(t) = typed {
             // 4.4+ typed dictionaries: `Dictionary[K, V](…)`, `Variant` for an untyped side.
             out.push_str("Dictionary[");
-            out.push_str(&t.key.as_ref().map_or("Variant".into(), element_type_text));
+            let side = |t: &Option<ElementType>| {
+                t.as_ref()
+                    .map_or("Variant".into(), |t| self.element_type_text(t))
+            };
+            out.push_str(&side(&t.key));
             out.push_str(", ");
-            out.push_str(&t.value.as_ref().map_or("Variant".into(), element_type_text));
+            out.push_str(&side(&t.value));
             out.push_str("](");
             stack.push(Task::Text(")"));
         }
@@ -340,7 +350,7 @@ impl Writer {
             // 4.3+: `Array[T](` … `)`; T is the type name, the class name, or the script as
             // a resource reference.
             out.push_str("Array[");
-            out.push_str(&element_type_text(t));
+            out.push_str(&self.element_type_text(t));
             out.push_str("](");
             stack.push(Task::Text(")"));
         }
@@ -394,19 +404,60 @@ fn exact_real(v: f64, as_f32: bool) -> String {
     }
 }
 
-/// `Resource("path")` as 4.3 writes an external resource (`"Resource(\"" + path + "\")"`,
-/// the path not escaped).
-fn resource_ref(path: &str) -> String {
-    format!("Resource(\"{path}\")")
+impl Writer {
+    /// `Resource("path")` as 4.3 writes an external resource (`"Resource(\"" + path +
+    /// "\")"`, the path not escaped); exact text escapes it so that any path reads back.
+    fn resource_ref(&self, path: &str) -> String {
+        match self.reals {
+            Reals::Engine => format!("Resource(\"{path}\")"),
+            Reals::Exact => format!("Resource(\"{}\")", c_escape_multiline(path)),
+        }
+    }
+
+    /// A class name: verbatim, as the engines print it; in exact text a name the parser
+    /// would not read back as that class (not an identifier) is a quoted string.
+    fn class_name(&self, class: &str) -> String {
+        if self.reals == Reals::Exact && !is_identifier(class) {
+            format!("\"{}\"", c_escape_multiline(class))
+        } else {
+            class.to_string()
+        }
+    }
+
+    /// The text of a typed container's element type. In exact text a class whose name is
+    /// also a builtin type's or `Variant` is quoted too: bare, it would read back as that
+    /// type (`Array[Object]` is the builtin OBJECT, as in the engine).
+    fn element_type_text(&self, t: &ElementType) -> String {
+        match t {
+            ElementType::Builtin(k) => type_name(*k).to_string(),
+            ElementType::Class(c)
+                if self.reals == Reals::Exact && (c == "Variant" || builtin_kind(c).is_some()) =>
+            {
+                format!("\"{}\"", c_escape_multiline(c))
+            }
+            ElementType::Class(c) => self.class_name(c),
+            ElementType::Script(path) => self.resource_ref(path),
+        }
+    }
 }
 
-/// The text of a typed container's element type.
-pub(crate) fn element_type_text(t: &ElementType) -> String {
-    match t {
-        ElementType::Builtin(k) => type_name(*k).to_string(),
-        ElementType::Class(c) => c.clone(),
-        ElementType::Script(path) => resource_ref(path),
-    }
+/// Whether `s` reads back as one identifier token (`[A-Za-z_][A-Za-z0-9_]*`).
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// A builtin type by its `Variant::get_type_name` (Godot 4 names), as a typed container's
+/// header names it.
+pub(crate) fn builtin_kind(name: &str) -> Option<Kind> {
+    Kind::ALL
+        .iter()
+        .copied()
+        .filter(|k| !matches!(k, Kind::TypedArray | Kind::PackedTypedArray | Kind::Nil))
+        .find(|k| type_name(*k) == name)
 }
 
 /// `Variant::get_type_name` of Godot 4 (core/variant/variant.cpp), plus Pandemonium's
