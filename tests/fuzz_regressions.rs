@@ -193,7 +193,6 @@ fn text_exact_keeps_keys_that_print_alike() {
 /// Found by the `text` target: a Dictionary typed by the builtin Nil (the wire can say so)
 /// prints `Dictionary[Nil, Variant]`, which reads back typed by a class called `Nil`.
 #[test]
-#[ignore = "fix pending: `Nil` as a type name reads back as a class (src/text/)"]
 fn text_exact_keeps_typed_nil() {
     let mut d = Dictionary::new();
     d.insert(Variant::from(""), Variant::Nil);

@@ -552,11 +552,6 @@ pub fn known_text_loss(v: &Variant) -> Option<&'static str> {
         // `null`) become one entry.
         return Some("keys printing alike");
     }
-    if has_builtin_nil_type(v) {
-        // `text_exact_keeps_typed_nil`: `Dictionary[Nil, Variant]` reads back typed by a
-        // class called `Nil`.
-        return Some("typed Nil");
-    }
     None
 }
 
@@ -573,24 +568,6 @@ fn has_keys_printing_alike(v: &Variant) -> bool {
             texts.sort();
             found |= texts.windows(2).any(|w| w[0] == w[1]);
         }
-    });
-    found
-}
-
-/// Whether a typed container has the builtin type Nil as its element, key or value type.
-fn has_builtin_nil_type(v: &Variant) -> bool {
-    use gdvariant::{ElementType, Kind};
-    let nil = Some(&ElementType::Builtin(Kind::Nil));
-    let mut found = false;
-    visit(v, &mut |x| match x {
-        Variant::Array(a) => found |= a.typed.as_ref().map(|t| &t.element) == nil,
-        Variant::Dictionary(d) => {
-            found |= d
-                .typed
-                .as_ref()
-                .is_some_and(|t| t.key.as_ref() == nil || t.value.as_ref() == nil)
-        }
-        _ => {}
     });
     found
 }

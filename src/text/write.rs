@@ -451,12 +451,13 @@ fn is_identifier(s: &str) -> bool {
 }
 
 /// A builtin type by its `Variant::get_type_name` (Godot 4 names), as a typed container's
-/// header names it.
+/// header names it. `Nil` is one too (the engine's `get_type_by_name("Nil")` is NIL, and the
+/// wire can type a container by NIL); a class called `Nil` is quoted in exact text.
 pub(crate) fn builtin_kind(name: &str) -> Option<Kind> {
     Kind::ALL
         .iter()
         .copied()
-        .filter(|k| !matches!(k, Kind::TypedArray | Kind::PackedTypedArray | Kind::Nil))
+        .filter(|k| !matches!(k, Kind::TypedArray | Kind::PackedTypedArray))
         .find(|k| type_name(*k) == name)
 }
 
