@@ -76,7 +76,6 @@ fn a_lying_prefix_does_not_make_the_codec_reserve_it() {
 /// `var_to_bytes(-NAN)`): `to_text_exact` promises every bit back, but prints any NaN as
 /// `nan`, so the sign (and any payload) is lost.
 #[test]
-#[ignore = "fix pending: to_text_exact prints every NaN as `nan` (src/text/)"]
 fn text_exact_keeps_nan_sign() {
     // FLOAT with FLAG_64: the double 0xfff8000000000000 (-NaN), as Godot 4.3 wrote it.
     let bytes = [3, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0xf8, 0xff];
@@ -150,7 +149,6 @@ fn assert_text_reads_back(v: &Variant, dialect: Dialect) {
 /// Found by the `text` target: a Godot 4 Vector2 sent with FLAG_64 (a `precision=double`
 /// engine) prints its doubles exactly, but `from_text` narrows math reals to `f32`.
 #[test]
-#[ignore = "fix pending: from_text narrows the reals of math types that to_text_exact printed as doubles (src/text/)"]
 fn text_exact_keeps_double_precision_math_reals() {
     let mut bytes = vec![5, 0, 1, 0];
     bytes.extend_from_slice(&0.1f64.to_le_bytes());

@@ -428,31 +428,6 @@ pub fn reencode_checked(setup: &Setup, payload: &[u8]) -> Option<Vec<u8>> {
 // ---------------------------------------------------------------------------------------
 // Text and JSON.
 
-/// Whether `v` holds a NaN real anywhere. Known finding, fix pending
-/// (tests/fuzz_regressions.rs, `text_exact_keeps_nan_sign`): `to_text_exact` prints every
-/// NaN as `nan`, losing its sign and payload. Such values are skipped here so that the
-/// fuzzer looks past it; the regression test fails until it is fixed.
-fn has_nan(v: &Variant) -> bool {
-    let mut nan = false;
-    visit(v, &mut |x| {
-        // Every real type prints a NaN component as `NaN` in its Debug form; text does not
-        // (strings are quoted, and skipped).
-        let textual = matches!(
-            x,
-            Variant::String(_)
-                | Variant::StringName(_)
-                | Variant::NodePath(_)
-                | Variant::PackedStringArray(_)
-                | Variant::Array(_)
-                | Variant::Dictionary(_)
-                | Variant::Object(_)
-                | Variant::Signal(_)
-        );
-        nan |= !textual && format!("{x:?}").contains("NaN");
-    });
-    nan
-}
-
 /// Whether the exact text of `v` reads back as `v` itself: the documented losses of the
 /// text form (see `gdvariant::text`) are Dictionary key order (keys are printed sorted),
 /// Signal and Callable (printed empty), objects, and the Godot 3 and Pandemonium RID (printed
@@ -534,14 +509,6 @@ fn same_lines(a: &str, b: &str) -> bool {
 /// tests/fuzz_regressions.rs that fails until it is fixed): values holding one of these
 /// are only checked to print, so that the fuzzer looks past them.
 pub fn known_text_loss(v: &Variant) -> Option<&'static str> {
-    if has_nan(v) {
-        // `text_exact_keeps_nan_sign`: every NaN prints as `nan`.
-        return Some("nan");
-    }
-    if has_wide_math_real(v) {
-        // `text_exact_keeps_double_precision_math_reals`: the parser narrows them to f32.
-        return Some("double math real");
-    }
     if has_unprintable_path_component(v) {
         // `text_exact_keeps_odd_nodepath_names`: an empty name, or one holding `/` or `:`,
         // comes back split or lost.
@@ -570,22 +537,6 @@ fn has_keys_printing_alike(v: &Variant) -> bool {
         }
     });
     found
-}
-
-/// Whether a math type holds a real that single precision cannot (Godot 4 FLAG_64 data):
-/// encoding for a single-precision engine refuses exactly those.
-fn has_wide_math_real(v: &Variant) -> bool {
-    matches!(
-        encode(
-            v,
-            Dialect::Godot4,
-            &EncodeOptions {
-                full_objects: true,
-                ..EncodeOptions::default()
-            }
-        ),
-        Err(EncodeError::InexactReal { .. })
-    )
 }
 
 /// Whether a NodePath has a name or subname that its text cannot hold: an empty one, or

@@ -6,32 +6,79 @@ use super::parse::Parser;
 use super::TextError;
 use crate::generated::kinds::Kind;
 use crate::generated::value::{fixed_from, packed_from};
-use crate::layout::{components_of, Scalar};
+use crate::layout::{components_of, real_to_f32_bits, Scalar};
 use crate::variant::*;
 
+/// A number argument of a constructor.
+#[derive(Clone, Copy)]
+struct Num {
+    value: f64,
+    /// The integer, when it was written as one.
+    int: Option<i64>,
+    /// Written as bits (a hex float or `nan(0x…)`): kept as is, never narrowed to `f32`.
+    exact: bool,
+}
+
+impl Num {
+    fn real(value: f64) -> Num {
+        Num {
+            value,
+            int: None,
+            exact: false,
+        }
+    }
+}
+
 impl Parser<'_> {
-    /// engine's `_parse_construct` refuses it). `inf`, `inf_neg`, `nan` count as numbers.
-    fn numbers(&mut self) -> Result<Vec<(f64, Option<i64>)>, TextError> {
+    /// Numbers between `(` and `)`, commas between, a trailing comma allowed (lenient: the
+    /// engine's `_parse_construct` refuses it). `inf`, `inf_neg`, `nan`, `nan(0x…)` and hex
+    /// floats count as numbers.
+    fn numbers(&mut self) -> Result<Vec<Num>, TextError> {
         self.expect(Tok::LParen)?;
         let mut out = Vec::new();
         loop {
+            // `nan` consumes its tokens itself, looking for `(` after it.
+            let mut consumed = false;
             let n = match &self.tok {
                 Tok::RParen => {
                     self.advance()?;
                     return Ok(out);
                 }
                 // `-0` as a real is negative zero (our exact text writes it).
-                Tok::Int(0, true) => (-0.0, Some(0)),
-                Tok::Int(i, _) => (*i as f64, Some(*i)),
-                Tok::Float(f) => (*f, None),
+                Tok::Int(0, true) => Num {
+                    int: Some(0),
+                    ..Num::real(-0.0)
+                },
+                Tok::Int(i, _) => Num {
+                    int: Some(*i),
+                    ..Num::real(*i as f64)
+                },
+                Tok::Float(f) => Num::real(*f),
+                Tok::HexFloat(f) => Num {
+                    exact: true,
+                    ..Num::real(*f)
+                },
+                Tok::Ident(id) if id == "nan" => {
+                    self.advance()?;
+                    consumed = true;
+                    match self.nan_bits()? {
+                        Some(bits) => Num {
+                            exact: true,
+                            ..Num::real(bits)
+                        },
+                        None => Num::real(f64::NAN),
+                    }
+                }
                 Tok::Ident(id) => match special_float(id) {
-                    Some(f) => (f, None),
+                    Some(f) => Num::real(f),
                     None => return Err(self.expected("a number")),
                 },
                 _ => return Err(self.expected("a number")),
             };
             out.push(n);
-            self.advance()?;
+            if !consumed {
+                self.advance()?;
+            }
             match self.tok {
                 Tok::Comma => {
                     self.advance()?;
@@ -43,7 +90,7 @@ impl Parser<'_> {
     }
 
     /// Constructor arguments, exactly `count` of them (or any multiple when `multiple`).
-    fn args(&mut self, name: &str, counts: &[usize]) -> Result<Vec<(f64, Option<i64>)>, TextError> {
+    fn args(&mut self, name: &str, counts: &[usize]) -> Result<Vec<Num>, TextError> {
         let (line, column) = (self.line, self.column);
         let args = self.numbers()?;
         if !counts.contains(&args.len()) {
@@ -62,7 +109,7 @@ impl Parser<'_> {
     }
 
     /// A packed array of `width`-component elements.
-    fn packed(&mut self, name: &str, width: usize) -> Result<Vec<(f64, Option<i64>)>, TextError> {
+    fn packed(&mut self, name: &str, width: usize) -> Result<Vec<Num>, TextError> {
         let (line, column) = (self.line, self.column);
         let args = self.numbers()?;
         if args.len() % width != 0 {
@@ -88,7 +135,8 @@ impl Parser<'_> {
             "null" | "nil" => Variant::Nil,
             "true" => Variant::Bool(true),
             "false" => Variant::Bool(false),
-            "inf" | "inf_neg" | "nan" => Variant::Float(special_float(id).unwrap_or(f64::NAN)),
+            "nan" => Variant::Float(self.nan_bits()?.unwrap_or(f64::NAN)),
+            "inf" | "inf_neg" => Variant::Float(special_float(id).unwrap_or(f64::NAN)),
             "NodePath" => {
                 self.expect(Tok::LParen)?;
                 let s = self.string_arg()?;
@@ -106,7 +154,7 @@ impl Parser<'_> {
                 let a = self.args(id, &[0, 1])?;
                 match a.first() {
                     None => Variant::Rid(0),
-                    Some((_, Some(i))) => Variant::Rid(*i as u64),
+                    Some(Num { int: Some(i), .. }) => Variant::Rid(*i as u64),
                     Some(_) => {
                         return Err(TextError {
                             line,
@@ -137,8 +185,8 @@ impl Parser<'_> {
             "PackedByteArray" | "PoolByteArray" | "ByteArray" => {
                 let a = self.packed(id, 1)?;
                 let mut out = Vec::with_capacity(a.len());
-                for (f, i) in a {
-                    match i {
+                for Num { value: f, int, .. } in a {
+                    match int {
                         Some(b @ 0..=255) => out.push(b as u8),
                         _ => {
                             return Err(TextError {
@@ -160,8 +208,8 @@ impl Parser<'_> {
             "PackedInt64Array" => {
                 let a = self.packed(id, 1)?;
                 let mut out = Vec::with_capacity(a.len());
-                for (_, i) in a {
-                    out.push(i.ok_or(TextError {
+                for n in a {
+                    out.push(n.int.ok_or(TextError {
                         line,
                         column,
                         message: format!("`{id}` elements must be integers"),
@@ -172,11 +220,16 @@ impl Parser<'_> {
             "PackedFloat32Array" | "PackedRealArray" | "PoolRealArray" | "FloatArray"
             | "RealArray" => {
                 let a = self.packed(id, 1)?;
-                Variant::PackedFloat32Array(a.into_iter().map(|(f, _)| f as f32).collect())
+                // Through the NaN-keeping narrowing: a `nan(0x…)` element keeps its payload.
+                Variant::PackedFloat32Array(
+                    a.into_iter()
+                        .map(|n| f32::from_bits(real_to_f32_bits(n.value)))
+                        .collect(),
+                )
             }
             "PackedFloat64Array" => {
                 let a = self.packed(id, 1)?;
-                Variant::PackedFloat64Array(a.into_iter().map(|(f, _)| f).collect())
+                Variant::PackedFloat64Array(a.into_iter().map(|n| n.value).collect())
             }
             "PackedStringArray" | "PoolStringArray" | "StringArray" => {
                 self.expect(Tok::LParen)?;
@@ -248,8 +301,18 @@ impl Parser<'_> {
             )));
         }
         let mut values = Vec::with_capacity(args.len().max(n));
-        for (i, (f, int)) in args.into_iter().enumerate() {
+        for (
+            i,
+            Num {
+                value: f,
+                int,
+                exact,
+            },
+        ) in args.into_iter().enumerate()
+        {
             values.push(match comps[i % n].scalar {
+                // A real written as bits is what a double-precision engine sent: kept.
+                Scalar::Real if exact => f,
                 Scalar::Real => narrow(f),
                 Scalar::F32 => f,
                 Scalar::I32 => int
@@ -272,6 +335,23 @@ impl Parser<'_> {
     }
 }
 
+impl Parser<'_> {
+    /// After `nan`: the bits of `nan(0x…)`, exact text's form of a NaN other than the
+    /// positive quiet one (`nan`) and the negative one (`-nan`); `None` for a plain `nan`.
+    fn nan_bits(&mut self) -> Result<Option<f64>, TextError> {
+        if self.tok != Tok::LParen {
+            return Ok(None);
+        }
+        self.advance()?;
+        let bits = match self.advance()? {
+            Tok::Hex(bits) if f64::from_bits(bits).is_nan() => f64::from_bits(bits),
+            _ => return Err(self.error("`nan(…)` takes the 64 bits of a NaN, as `0x…`")),
+        };
+        self.expect(Tok::RParen)?;
+        Ok(Some(bits))
+    }
+}
+
 fn special_float(id: &str) -> Option<f64> {
     // `stor_fix` / parse_value: `inf`, `inf_neg` (and 4.x `-inf`), `nan`.
     match id {
@@ -286,15 +366,10 @@ fn narrow(f: f64) -> f64 {
     f64::from(f as f32)
 }
 
-fn ints32(
-    a: Vec<(f64, Option<i64>)>,
-    name: &str,
-    line: usize,
-    column: usize,
-) -> Result<Vec<i32>, TextError> {
+fn ints32(a: Vec<Num>, name: &str, line: usize, column: usize) -> Result<Vec<i32>, TextError> {
     a.into_iter()
-        .map(|(f, i)| {
-            i.and_then(|i| i32::try_from(i).ok())
+        .map(|Num { value: f, int, .. }| {
+            int.and_then(|i| i32::try_from(i).ok())
                 .ok_or_else(|| TextError {
                     line,
                     column,

@@ -24,6 +24,11 @@ pub(super) enum Tok {
     /// where a real is expected).
     Int(i64, bool),
     Float(f64),
+    /// A C99 hex float (`0x1.999999999999ap-4`): exact text writes a math real that single
+    /// precision cannot hold this way, and it is never narrowed.
+    HexFloat(f64),
+    /// A hex integer (`0x7ff0000000000001`): the bits in `nan(0x…)`.
+    Hex(u64),
     /// `#rrggbb` and friends (`Color::html`).
     Color(Color),
     Eof,
@@ -44,7 +49,8 @@ impl Tok {
             Tok::Str(_) => "a string".into(),
             Tok::StrName(_) => "a StringName".into(),
             Tok::NodePathLit(_) => "a NodePath".into(),
-            Tok::Int(..) | Tok::Float(_) => "a number".into(),
+            Tok::Int(..) | Tok::Float(_) | Tok::HexFloat(_) => "a number".into(),
+            Tok::Hex(_) => "a hex number".into(),
             Tok::Color(_) => "a color".into(),
             Tok::Eof => "the end of the text".into(),
         }
@@ -213,6 +219,10 @@ impl<'a> Lexer<'a> {
                 }
             }
         }
+        if c == '0' && matches!(self.peek(), Some('x' | 'X')) {
+            self.bump();
+            return self.hex(first == '-', line, column);
+        }
         let mut is_float = false;
         let mut seen_digit = false;
         let mut state = 0; // 0 int part, 1 fraction, 2 exponent
@@ -275,6 +285,57 @@ impl<'a> Lexer<'a> {
                     )
                 })
         }
+    }
+
+    /// After `0x` (lenient: the engines' parsers read no hex): a hex integer, or with a `p`
+    /// exponent a C99 hex float, whose value must be exact in 64 bits.
+    fn hex(&mut self, negative: bool, line: usize, column: usize) -> Result<Tok, TextError> {
+        let (mut mantissa, mut shift, mut digits, mut point) = (0u64, 0i64, 0, false);
+        loop {
+            match self.peek() {
+                Some(h) if h.is_ascii_hexdigit() => {
+                    self.bump();
+                    if mantissa >> 60 != 0 {
+                        return Err(self.error(line, column, "hex number over 64 bits"));
+                    }
+                    mantissa = mantissa << 4 | u64::from(h.to_digit(16).unwrap_or(0));
+                    digits += 1;
+                    if point {
+                        shift -= 4;
+                    }
+                }
+                Some('.') if !point => {
+                    self.bump();
+                    point = true;
+                }
+                _ => break,
+            }
+        }
+        if digits == 0 {
+            return Err(self.error(line, column, "malformed hex number"));
+        }
+        if !matches!(self.peek(), Some('p' | 'P')) {
+            if point || negative {
+                return Err(self.error(line, column, "a hex float needs a `p` exponent"));
+            }
+            return Ok(Tok::Hex(mantissa));
+        }
+        self.bump();
+        let mut exp = String::new();
+        if let Some(s) = self.peek().filter(|s| *s == '-' || *s == '+') {
+            exp.push(s);
+            self.bump();
+        }
+        while let Some(d) = self.peek().filter(char::is_ascii_digit) {
+            exp.push(d);
+            self.bump();
+        }
+        let value = exp
+            .parse::<i64>()
+            .ok()
+            .and_then(|e| exact_hex_float(mantissa, e.checked_add(shift)?))
+            .ok_or_else(|| self.error(line, column, "hex float is not exact in 64 bits"))?;
+        Ok(Tok::HexFloat(if negative { -value } else { value }))
     }
 
     /// The body of a string after its opening `"` (get_token, case '"'): raw newlines are
@@ -353,6 +414,29 @@ impl<'a> Lexer<'a> {
         }
         Ok(out)
     }
+}
+
+/// `mantissa × 2^exp` as an `f64`, or `None` when it is not exactly one (more than 53
+/// significant bits, or out of range): the hex float of exact text is bits, never rounded.
+fn exact_hex_float(mantissa: u64, exp: i64) -> Option<f64> {
+    if mantissa == 0 {
+        return Some(0.0);
+    }
+    let odd = mantissa >> mantissa.trailing_zeros();
+    let mut exp = exp.checked_add(i64::from(mantissa.trailing_zeros()))?;
+    let top = exp + i64::from(63 - odd.leading_zeros());
+    if odd >> 53 != 0 || exp < -1074 || top > 1023 {
+        return None;
+    }
+    // Scaling by powers of two is exact while the result is representable, which the range
+    // check above ensures for every step (each moves toward the final value).
+    let mut v = odd as f64;
+    while exp != 0 {
+        let step = exp.clamp(-1000, 1000);
+        v *= 2f64.powi(step as i32);
+        exp -= step;
+    }
+    Some(v)
 }
 
 /// `Color::html`: `rgb`, `rgba`, `rrggbb`, `rrggbbaa`.

@@ -277,6 +277,7 @@ impl<'a> Parser<'a> {
         Ok(Start::Value(match self.advance()? {
             Tok::Int(i, _) => Variant::Int(i),
             Tok::Float(f) => Variant::Float(f),
+            Tok::HexFloat(f) => Variant::Float(f),
             Tok::Str(s) => Variant::String(s.into()),
             Tok::StrName(s) => Variant::StringName(StringName(s.into())),
             Tok::NodePathLit(s) => Variant::NodePath(Box::new(NodePath::parse(&s))),
@@ -319,8 +320,6 @@ impl<'a> Parser<'a> {
             }
         }))
     }
-
-    /// Numbers between `(` and `)`, commas between, a trailing comma allowed (lenient: the
 
     pub(super) fn string_arg(&mut self) -> Result<String, TextError> {
         match &self.tok {

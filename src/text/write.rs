@@ -9,11 +9,11 @@
 //! The writer is iterative (an explicit stack of pending pieces), so no nesting depth can
 //! exhaust the thread's stack.
 
-use super::float::{c_format_g, shortest_f32, shortest_f64};
+use super::float::{c_format_g, hex_f64, nan_text, shortest_f32, shortest_f64};
 use super::order::{engine_sort, key_less};
 use crate::dialect::Dialect;
 use crate::generated::kinds::Kind;
-use crate::layout::{real_to_f32_bits, Scalar};
+use crate::layout::{real_from_f32_bits, real_to_f32_bits, Scalar};
 use crate::variant::*;
 
 /// How reals are printed.
@@ -72,7 +72,8 @@ impl Writer {
     /// A real component (`rtosfix` / `rtos_fix`).
     fn real(&self, v: f64) -> String {
         if self.reals == Reals::Exact {
-            return exact_real(v, fits_f32(v));
+            // Only math components come here in exact mode: the parser narrows them.
+            return exact_real(v, true);
         }
         if v == 0.0 {
             // All three writers: "avoid negative zero (-0) being written".
@@ -104,8 +105,10 @@ impl Writer {
             (Reals::Engine, Dialect::Godot4) => self.real(v),
         };
         // 4.3/Pandemonium skip `inf`, `inf_neg`, `nan`; 3.2.3 skips `inf` and `nan` but
-        // prints `-inf.0` and `-nan.0` (observed).
-        let special = matches!(s.as_str(), "inf" | "nan" | "inf_neg");
+        // prints `-inf.0` and `-nan.0` (observed). Exact text's `-nan` and `nan(0x…)` are
+        // not numbers either.
+        let special = matches!(s.as_str(), "inf" | "nan" | "inf_neg")
+            || (self.reals == Reals::Exact && s.contains("nan"));
         if !special && !s.contains('.') && !s.contains('e') {
             format!("{s}.0")
         } else {
@@ -128,8 +131,9 @@ impl Writer {
         match scalar {
             Scalar::Real => self.real(x),
             Scalar::I32 => self.int_component(x as i32),
-            // `Color` is `float` in every engine: print the f32 itself.
-            Scalar::F32 => self.real(f64::from(f32::from_bits(real_to_f32_bits(x)))),
+            // `Color` is `float` in every engine: print the f32 itself (widened keeping a
+            // NaN's payload, which `f64::from` would quiet).
+            Scalar::F32 => self.real(real_from_f32_bits(real_to_f32_bits(x))),
         }
     }
 
@@ -192,7 +196,7 @@ impl Writer {
                 let a: Vec<String> = b
                     .iter()
                     .map(|&x| match self.reals {
-                        Reals::Exact => exact_real(f64::from(x), true),
+                        Reals::Exact => exact_real(real_from_f32_bits(x.to_bits()), true),
                         Reals::Engine => self.real(f64::from(x)),
                     })
                     .collect();
@@ -385,22 +389,22 @@ fn godot3_key_lookup_fails(k: &Variant) -> bool {
     }
 }
 
-fn fits_f32(v: f64) -> bool {
-    v.is_nan() || f64::from(v as f32) == v
-}
-
-/// A real printed so that it reads back to the same value: through `f32` when the value is
-/// one (the engines store real_t components as `float`), else as a double. `-0` keeps its
-/// sign, `-inf` is `inf_neg` (which both engines' parsers know); NaN payloads are not kept.
-fn exact_real(v: f64, as_f32: bool) -> String {
+/// A real printed so that it reads back to the same bits. `narrowed`: the parser narrows
+/// it to `f32` (math components, PackedFloat32Array, as a single-precision engine stores
+/// them), so it prints as the shortest `f32` digits when it is one, and as a hex float
+/// (never narrowed) when it needs double precision. `-0` keeps its sign, `-inf` is `inf_neg`
+/// (which both engines' parsers know); a NaN keeps its sign and payload (`nan_text`).
+fn exact_real(v: f64, narrowed: bool) -> String {
     if v.is_nan() {
-        "nan".into()
+        nan_text(v)
     } else if v.is_infinite() {
         if v > 0.0 { "inf" } else { "inf_neg" }.into()
-    } else if as_f32 && f64::from(v as f32) == v {
+    } else if !narrowed {
+        shortest_f64(v)
+    } else if f64::from(v as f32) == v {
         shortest_f32(v as f32)
     } else {
-        shortest_f64(v)
+        hex_f64(v)
     }
 }
 
