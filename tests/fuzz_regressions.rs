@@ -179,7 +179,6 @@ fn text_exact_keeps_odd_nodepath_names() {
 /// Found by the `text` target: a Dictionary keyed by Nil and by a null Object (both print
 /// `null`) reads back with one entry.
 #[test]
-#[ignore = "fix pending: keys that print alike merge when the text is read back (src/text/)"]
 fn text_exact_keeps_keys_that_print_alike() {
     let mut d = Dictionary::new();
     d.insert(Variant::Nil, Variant::Int(1));

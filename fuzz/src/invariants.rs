@@ -515,8 +515,9 @@ pub fn known_text_loss(v: &Variant) -> Option<&'static str> {
         return Some("NodePath name");
     }
     if has_keys_printing_alike(v) {
-        // `text_exact_keeps_keys_that_print_alike`: a Nil key and a null Object key (both
-        // `null`) become one entry.
+        // Not a bug: keys whose exact text is the same become one entry when read back. Since
+        // `text_exact_keeps_keys_that_print_alike` (a null Object is `Object()`, Nil `null`)
+        // only Signals do that, printed `Signal()` whatever they hold (a documented loss).
         return Some("keys printing alike");
     }
     None

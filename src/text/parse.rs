@@ -306,7 +306,7 @@ impl<'a> Parser<'a> {
                 Variant::String(path.into())
             }
             Tok::Ident(id) => match id.as_str() {
-                "Object" => return self.open_object().map(Start::Open),
+                "Object" => return self.open_object(),
                 "Array" => return self.open_typed_array().map(Start::Open),
                 "Dictionary" => return self.open_typed_dictionary().map(Start::Open),
                 _ => self.identifier(&id, line, column)?,
@@ -334,8 +334,13 @@ impl<'a> Parser<'a> {
 
     /// `Object(Class,` … : the frame of an object's properties (`"prop":value`, commas
     /// between, a trailing one allowed, up to `)`; the comma after the class may be left out).
-    fn open_object(&mut self) -> Result<Frame, TextError> {
+    /// `Object()` is a null object (exact text's form, which `null`, read as Nil, is not).
+    fn open_object(&mut self) -> Result<Start, TextError> {
         self.expect(Tok::LParen)?;
+        if self.tok == Tok::RParen {
+            self.advance()?;
+            return Ok(Start::Value(Variant::Object(Object::Null)));
+        }
         let (line, column) = (self.line, self.column);
         let class = match self.advance()? {
             // A quoted name: exact text quotes a class name that is not an identifier.
@@ -351,11 +356,11 @@ impl<'a> Parser<'a> {
         if self.tok == Tok::Comma {
             self.advance()?;
         }
-        Ok(Frame::Object {
+        Ok(Start::Open(Frame::Object {
             class,
             properties: Vec::new(),
             name: String::new(),
-        })
+        }))
     }
 
     /// The element type inside `Array[…]` / `Dictionary[…, …]`: a builtin type name, a class

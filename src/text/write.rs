@@ -247,6 +247,9 @@ impl Writer {
             return;
         }
         match o {
+            // Exact text tells a null object from Nil (two Dictionary keys, an element of an
+            // `Array[Object]`): `null` reads back as Nil.
+            Object::Null if self.reals == Reals::Exact => out.push_str("Object()"),
             Object::Null => out.push_str("null"),
             // `bytes_to_var` turns an id into an `EncodedObjectAsID` whose one property is
             // `object_id` (an int, so printed signed), then its `script`.
