@@ -160,7 +160,6 @@ fn text_exact_keeps_double_precision_math_reals() {
 /// Found by the `text` target: NodePath names that are empty or hold `:` or `/` (the wire
 /// carries any string) come back split or lost (`NodePath("Player::po")`).
 #[test]
-#[ignore = "fix pending: the NodePath text form cannot hold an empty name or one with `:` or `/` (src/text/)"]
 fn text_exact_keeps_odd_nodepath_names() {
     for (names, subnames) in [
         (vec!["Player"], vec![":po"]),

@@ -509,11 +509,6 @@ fn same_lines(a: &str, b: &str) -> bool {
 /// tests/fuzz_regressions.rs that fails until it is fixed): values holding one of these
 /// are only checked to print, so that the fuzzer looks past them.
 pub fn known_text_loss(v: &Variant) -> Option<&'static str> {
-    if has_unprintable_path_component(v) {
-        // `text_exact_keeps_odd_nodepath_names`: an empty name, or one holding `/` or `:`,
-        // comes back split or lost.
-        return Some("NodePath name");
-    }
     if has_keys_printing_alike(v) {
         // Not a bug: keys whose exact text is the same become one entry when read back. Since
         // `text_exact_keeps_keys_that_print_alike` (a null Object is `Object()`, Nil `null`)
@@ -535,22 +530,6 @@ fn has_keys_printing_alike(v: &Variant) -> bool {
                 .collect();
             texts.sort();
             found |= texts.windows(2).any(|w| w[0] == w[1]);
-        }
-    });
-    found
-}
-
-/// Whether a NodePath has a name or subname that its text cannot hold: an empty one, or
-/// one with `/` or `:` in it.
-fn has_unprintable_path_component(v: &Variant) -> bool {
-    let mut found = false;
-    visit(v, &mut |x| {
-        if let Variant::NodePath(p) = x {
-            found |= p
-                .names
-                .iter()
-                .chain(&p.subnames)
-                .any(|n| n.is_empty() || n.contains(['/', ':']));
         }
     });
     found

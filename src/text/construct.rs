@@ -139,9 +139,13 @@ impl Parser<'_> {
             "inf" | "inf_neg" => Variant::Float(special_float(id).unwrap_or(f64::NAN)),
             "NodePath" => {
                 self.expect(Tok::LParen)?;
-                let s = self.string_arg()?;
+                let path = if self.tok == Tok::LBracket {
+                    self.node_path_parts()?
+                } else {
+                    NodePath::parse(&self.string_arg()?)
+                };
                 self.expect(Tok::RParen)?;
-                Variant::NodePath(Box::new(NodePath::parse(&s)))
+                Variant::NodePath(Box::new(path))
             }
             "StringName" => {
                 self.expect(Tok::LParen)?;
@@ -336,6 +340,43 @@ impl Parser<'_> {
 }
 
 impl Parser<'_> {
+    /// Exact text's `NodePath(["names", …], ["subnames", …], absolute)` after its `(`: the
+    /// parts of a path whose names the path text cannot hold (empty, or with `/` or `:`).
+    fn node_path_parts(&mut self) -> Result<NodePath, TextError> {
+        let names = self.string_list()?;
+        self.expect(Tok::Comma)?;
+        let subnames = self.string_list()?;
+        self.expect(Tok::Comma)?;
+        let absolute = match &self.tok {
+            Tok::Ident(b) if b == "true" || b == "false" => b == "true",
+            _ => return Err(self.expected("`true` or `false`")),
+        };
+        self.advance()?;
+        Ok(NodePath {
+            names,
+            subnames,
+            absolute,
+        })
+    }
+
+    /// `[` strings, commas between (a trailing one allowed) `]`.
+    fn string_list(&mut self) -> Result<Vec<String>, TextError> {
+        self.expect(Tok::LBracket)?;
+        let mut out = Vec::new();
+        while self.tok != Tok::RBracket {
+            out.push(self.string_arg()?);
+            match self.tok {
+                Tok::Comma => {
+                    self.advance()?;
+                }
+                Tok::RBracket => {}
+                _ => return Err(self.expected("`,` or `]`")),
+            }
+        }
+        self.advance()?;
+        Ok(out)
+    }
+
     /// After `nan`: the bits of `nan(0x…)`, exact text's form of a NaN other than the
     /// positive quiet one (`nan`) and the negative one (`-nan`); `None` for a plain `nan`.
     fn nan_bits(&mut self) -> Result<Option<f64>, TextError> {

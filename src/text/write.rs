@@ -159,6 +159,23 @@ impl Writer {
                 };
                 out.push_str(&format!("{sigil}\"{}\"", c_escape(&s.0)));
             }
+            // The path text cannot hold an empty name or one with `/` or `:` (it would read
+            // back split or dropped): exact text lists such a path's parts instead.
+            Variant::NodePath(p) if self.reals == Reals::Exact && !plain_path(p) => {
+                let list = |parts: &[String]| {
+                    let quoted: Vec<String> = parts
+                        .iter()
+                        .map(|s| format!("\"{}\"", c_escape(s)))
+                        .collect();
+                    quoted.join(", ")
+                };
+                out.push_str(&format!(
+                    "NodePath([{}], [{}], {})",
+                    list(&p.names),
+                    list(&p.subnames),
+                    p.absolute
+                ));
+            }
             Variant::NodePath(p) => {
                 out.push_str(&format!("NodePath(\"{}\")", c_escape(&p.to_string())))
             }
@@ -446,6 +463,15 @@ impl Writer {
             ElementType::Script(path) => self.resource_ref(path),
         }
     }
+}
+
+/// Whether the path text of `p` reads back as `p`: no name or subname is empty or holds the
+/// separators `/` and `:`.
+fn plain_path(p: &NodePath) -> bool {
+    p.names
+        .iter()
+        .chain(&p.subnames)
+        .all(|n| !n.is_empty() && !n.contains(['/', ':']))
 }
 
 /// Whether `s` reads back as one identifier token (`[A-Za-z_][A-Za-z0-9_]*`).
