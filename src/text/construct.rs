@@ -236,23 +236,7 @@ impl Parser<'_> {
                 Variant::PackedFloat64Array(a.into_iter().map(|n| n.value).collect())
             }
             "PackedStringArray" | "PoolStringArray" | "StringArray" => {
-                self.expect(Tok::LParen)?;
-                let mut out = Vec::new();
-                loop {
-                    if self.tok == Tok::RParen {
-                        self.advance()?;
-                        break;
-                    }
-                    out.push(self.string_arg()?);
-                    match self.tok {
-                        Tok::Comma => {
-                            self.advance()?;
-                        }
-                        Tok::RParen => {}
-                        _ => return Err(self.expected("`,` or `)`")),
-                    }
-                }
-                Variant::PackedStringArray(out)
+                Variant::PackedStringArray(self.strings(Tok::LParen, Tok::RParen)?)
             }
             // Math types and packed arrays of them, by any constructor name of any dialect.
             _ if Kind::from_text_name(id).is_some() => self.math(id)?,
@@ -343,9 +327,9 @@ impl Parser<'_> {
     /// Exact text's `NodePath(["names", …], ["subnames", …], absolute)` after its `(`: the
     /// parts of a path whose names the path text cannot hold (empty, or with `/` or `:`).
     fn node_path_parts(&mut self) -> Result<NodePath, TextError> {
-        let names = self.string_list()?;
+        let names = self.strings(Tok::LBracket, Tok::RBracket)?;
         self.expect(Tok::Comma)?;
-        let subnames = self.string_list()?;
+        let subnames = self.strings(Tok::LBracket, Tok::RBracket)?;
         self.expect(Tok::Comma)?;
         let absolute = match &self.tok {
             Tok::Ident(b) if b == "true" || b == "false" => b == "true",
@@ -359,18 +343,16 @@ impl Parser<'_> {
         })
     }
 
-    /// `[` strings, commas between (a trailing one allowed) `]`.
-    fn string_list(&mut self) -> Result<Vec<String>, TextError> {
-        self.expect(Tok::LBracket)?;
+    /// `open` strings, commas between (a trailing one allowed) `close`.
+    fn strings(&mut self, open: Tok, close: Tok) -> Result<Vec<String>, TextError> {
+        self.expect(open)?;
         let mut out = Vec::new();
-        while self.tok != Tok::RBracket {
+        while self.tok != close {
             out.push(self.string_arg()?);
-            match self.tok {
-                Tok::Comma => {
-                    self.advance()?;
-                }
-                Tok::RBracket => {}
-                _ => return Err(self.expected("`,` or `]`")),
+            if self.tok == Tok::Comma {
+                self.advance()?;
+            } else if self.tok != close {
+                return Err(self.expected(&format!("`,` or {}", close.describe())));
             }
         }
         self.advance()?;
