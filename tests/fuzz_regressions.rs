@@ -226,6 +226,22 @@ fn text_escapes_script_paths_of_typed_containers() {
     assert_text_reads_back(&v, setup.dialect);
 }
 
+/// Found by the `text` target (seed 2, after the invariants checked typed arrays too): a
+/// Pandemonium 5.2 Array typed by the builtin TYPED_ARRAY printed `Array[TypedArray]`,
+/// which read back typed by a class called `TypedArray`.
+#[test]
+fn text_exact_keeps_typed_array_of_builtin_typed_array() {
+    let input = [
+        15, 16, 27, 0, 0, 0, 27, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 32, 7, 3, 7, 7, 7, 7, 7,
+        7, 7, 7, 7, 7, 0, 0, 0, 1, 0, 8, 8, 57, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 100, 0, 7, 7, 7, 7,
+        7, 7, 7, 100, 0, 0, 0, 7, 7, 7, 191, 0,
+    ];
+    let (setup, payload) = Setup::split(&input).unwrap();
+    let (v, _) = decode(payload, setup.dialect, &setup.options).unwrap();
+    assert_text_reads_back(&v, setup.dialect);
+    check_text(&setup, payload);
+}
+
 /// Found by the `explain` target with tight limits: the decoder stops at a count that takes
 /// it over `limits.max_elements` (`TooManyElements`, ERR_OUT_OF_MEMORY), explain walks on.
 #[test]

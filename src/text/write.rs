@@ -484,14 +484,11 @@ fn is_identifier(s: &str) -> bool {
 }
 
 /// A builtin type by its `Variant::get_type_name` (Godot 4 names), as a typed container's
-/// header names it. `Nil` is one too (the engine's `get_type_by_name("Nil")` is NIL, and the
-/// wire can type a container by NIL); a class called `Nil` is quoted in exact text.
+/// header names it. Every kind the wire can type a container by is one: `Nil` (the
+/// engine's `get_type_by_name("Nil")` is NIL) and Pandemonium's `TypedArray` too; a class
+/// with such a name is quoted in exact text.
 pub(crate) fn builtin_kind(name: &str) -> Option<Kind> {
-    Kind::ALL
-        .iter()
-        .copied()
-        .filter(|k| !matches!(k, Kind::TypedArray | Kind::PackedTypedArray))
-        .find(|k| type_name(*k) == name)
+    Kind::ALL.iter().copied().find(|k| type_name(*k) == name)
 }
 
 /// `Variant::get_type_name` of Godot 4 (core/variant/variant.cpp), plus Pandemonium's
