@@ -76,7 +76,6 @@ fn a_lying_prefix_does_not_make_the_codec_reserve_it() {
 /// `var_to_bytes(-NAN)`): `to_text_exact` promises every bit back, but prints any NaN as
 /// `nan`, so the sign (and any payload) is lost.
 #[test]
-#[ignore = "fix pending: to_text_exact prints every NaN as `nan` (src/text/)"]
 fn text_exact_keeps_nan_sign() {
     // FLOAT with FLAG_64: the double 0xfff8000000000000 (-NaN), as Godot 4.3 wrote it.
     let bytes = [3, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0xf8, 0xff];
@@ -104,7 +103,6 @@ fn explain_too_deep_at_decoders_offset() {
 /// with objects allowed (id 23 is OBJECT there): a full object of class `"\u{1}"`, whose
 /// `to_text_exact` is `Object(\u{1},)`, which `from_text` refuses.
 #[test]
-#[ignore = "fix pending: the text form prints a class name verbatim (src/text/)"]
 fn text_of_an_object_with_an_odd_class_name_parses() {
     let bytes = [23, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0];
     let options = DecodeOptions {
@@ -149,7 +147,6 @@ fn assert_text_reads_back(v: &Variant, dialect: Dialect) {
 /// Found by the `text` target: a Godot 4 Vector2 sent with FLAG_64 (a `precision=double`
 /// engine) prints its doubles exactly, but `from_text` narrows math reals to `f32`.
 #[test]
-#[ignore = "fix pending: from_text narrows the reals of math types that to_text_exact printed as doubles (src/text/)"]
 fn text_exact_keeps_double_precision_math_reals() {
     let mut bytes = vec![5, 0, 1, 0];
     bytes.extend_from_slice(&0.1f64.to_le_bytes());
@@ -161,7 +158,6 @@ fn text_exact_keeps_double_precision_math_reals() {
 /// Found by the `text` target: NodePath names that are empty or hold `:` or `/` (the wire
 /// carries any string) come back split or lost (`NodePath("Player::po")`).
 #[test]
-#[ignore = "fix pending: the NodePath text form cannot hold an empty name or one with `:` or `/` (src/text/)"]
 fn text_exact_keeps_odd_nodepath_names() {
     for (names, subnames) in [
         (vec!["Player"], vec![":po"]),
@@ -180,7 +176,6 @@ fn text_exact_keeps_odd_nodepath_names() {
 /// Found by the `text` target: a Dictionary keyed by Nil and by a null Object (both print
 /// `null`) reads back with one entry.
 #[test]
-#[ignore = "fix pending: keys that print alike merge when the text is read back (src/text/)"]
 fn text_exact_keeps_keys_that_print_alike() {
     let mut d = Dictionary::new();
     d.insert(Variant::Nil, Variant::Int(1));
@@ -192,7 +187,6 @@ fn text_exact_keeps_keys_that_print_alike() {
 /// Found by the `text` target: a Dictionary typed by the builtin Nil (the wire can say so)
 /// prints `Dictionary[Nil, Variant]`, which reads back typed by a class called `Nil`.
 #[test]
-#[ignore = "fix pending: `Nil` as a type name reads back as a class (src/text/)"]
 fn text_exact_keeps_typed_nil() {
     let mut d = Dictionary::new();
     d.insert(Variant::from(""), Variant::Nil);
@@ -207,13 +201,43 @@ fn text_exact_keeps_typed_nil() {
 /// the script's source: property names print between quotes without escapes, so a `"` or a
 /// newline in one makes text that does not parse.
 #[test]
-#[ignore = "fix pending: object property names print without escapes (src/text/)"]
 fn text_exact_escapes_property_names() {
     let v = Variant::Object(Object::Full(Box::new(FullObject {
         class: "Resource".into(),
         properties: vec![("title = \"Sword\"\n".into(), Variant::Int(1))],
     })));
     assert_text_reads_back(&v, Dialect::Godot3);
+}
+
+/// Found by the CI fuzz smoke (`.ci/run`, the `text` target): a Godot 4.3 Array typed by
+/// the script `r"na"/player.gd` (objects allowed) printed `Array[Resource("r"na"/player.gd")]([])`,
+/// which does not parse: the script path in the header was not escaped.
+#[test]
+fn text_escapes_script_paths_of_typed_containers() {
+    let input = [
+        11, 230, 28, 0, 3, 0, 15, 0, 0, 0, 114, 34, 110, 97, 34, 47, 112, 108, 97, 121, 101, 114,
+        46, 103, 100, 0, 0, 0, 0, 0,
+    ];
+    let (setup, payload) = Setup::split(&input).unwrap();
+    check_text(&setup, payload);
+    let (v, _) = decode(payload, setup.dialect, &setup.options).unwrap();
+    assert_text_reads_back(&v, setup.dialect);
+}
+
+/// Found by the `text` target (seed 2, after the invariants checked typed arrays too): a
+/// Pandemonium 5.2 Array typed by the builtin TYPED_ARRAY printed `Array[TypedArray]`,
+/// which read back typed by a class called `TypedArray`.
+#[test]
+fn text_exact_keeps_typed_array_of_builtin_typed_array() {
+    let input = [
+        15, 16, 27, 0, 0, 0, 27, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 32, 7, 3, 7, 7, 7, 7, 7,
+        7, 7, 7, 7, 7, 0, 0, 0, 1, 0, 8, 8, 57, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 100, 0, 7, 7, 7, 7,
+        7, 7, 7, 100, 0, 0, 0, 7, 7, 7, 191, 0,
+    ];
+    let (setup, payload) = Setup::split(&input).unwrap();
+    let (v, _) = decode(payload, setup.dialect, &setup.options).unwrap();
+    assert_text_reads_back(&v, setup.dialect);
+    check_text(&setup, payload);
 }
 
 /// Found by the `explain` target with tight limits: the decoder stops at a count that takes

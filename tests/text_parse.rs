@@ -88,6 +88,62 @@ fn reals_of_math_types_are_single_precision() {
     assert_eq!(g4("0.1"), Variant::Float(0.1));
 }
 
+/// Exact text's forms of reals that decimal digits cannot carry: a hex float is never
+/// narrowed, `-nan` is the negative quiet NaN, `nan(0x…)` any NaN by its 64 bits.
+#[test]
+fn exact_real_forms() {
+    let bits = |t: &str| match g4(t) {
+        Variant::Float(f) => f.to_bits(),
+        v => panic!("{t}: {v:?}"),
+    };
+    assert_eq!(bits("0x1.999999999999ap-4"), 0.1f64.to_bits());
+    assert_eq!(bits("-0x1.8p+1"), (-3.0f64).to_bits());
+    assert_eq!(bits("0x0.0000000000001p-1022"), 1);
+    assert_eq!(bits("-nan"), 0xfff8_0000_0000_0000);
+    assert_eq!(bits("nan(0x7ff0000000000001)"), 0x7ff0_0000_0000_0001);
+    let Variant::Vector2(v) = g4("Vector2(0x1.999999999999ap-4, nan(0xfff0000020000000))") else {
+        panic!()
+    };
+    assert_eq!(
+        (v.x.to_bits(), v.y.to_bits()),
+        (0.1f64.to_bits(), 0xfff0_0000_2000_0000)
+    );
+    // Single-precision places narrow the bits keeping the payload (`real_to_f32_bits`).
+    let Variant::PackedFloat32Array(a) = g4("PackedFloat32Array(nan(0x7ff0000020000000), -nan)")
+    else {
+        panic!()
+    };
+    assert_eq!(a[0].to_bits(), 0x7f80_0001);
+    assert_eq!(a[1].to_bits(), 0xffc0_0000);
+    // Bits are exact or refused.
+    assert!(err("0x1.00000000000001p+0").message.contains("not exact"));
+    assert!(err("0x1p+1024").message.contains("not exact"));
+    assert!(err("nan(0x3ff0000000000000)").message.contains("NaN"));
+    assert!(err("0x1.8").message.contains("exponent"));
+    // And exact text writes them so.
+    for v in [
+        Variant::Float(f64::from_bits(0xfff4_0000_dead_beef)),
+        Variant::PackedFloat32Array(vec![
+            f32::from_bits(0xff81_2345),
+            f32::from_bits(0x7fc0_0000),
+        ]),
+        Variant::Vector3(Vector3 {
+            x: 0.1,
+            y: f64::from_bits(0x7ff0_0000_2000_0000),
+            z: 1.5,
+        }),
+        Variant::Color(Color {
+            r: f32::from_bits(0x7f80_0001),
+            g: 0.5,
+            b: 0.0,
+            a: 1.0,
+        }),
+    ] {
+        let text = to_text_exact(&v, Dialect::Godot4);
+        assert!(g4(&text).same(&v), "{text} reads back as {:?}", g4(&text));
+    }
+}
+
 #[test]
 fn errors_say_what_and_where() {
     let e = err("[1, 2\n  Vector2(1, 2]");

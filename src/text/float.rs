@@ -46,6 +46,34 @@ pub fn shortest_f32(v: f32) -> String {
     shortest_from_sci(&format!("{v:e}"))
 }
 
+/// C99's `%a` of a finite `f64`, its bits in hex (`0x1.999999999999ap-4`, subnormals as
+/// `0x0.…p-1022`): exact text's form of a math real that a narrowing parse would round.
+pub fn hex_f64(v: f64) -> String {
+    let bits = v.to_bits();
+    let sign = if v.is_sign_negative() { "-" } else { "" };
+    let biased = (bits >> 52 & 0x7ff) as i64;
+    let (lead, exp) = if biased == 0 {
+        (0, -1022)
+    } else {
+        (1, biased - 1023)
+    };
+    let fraction = format!("{:013x}", bits & ((1 << 52) - 1));
+    let fraction = fraction.trim_end_matches('0');
+    let point = if fraction.is_empty() { "" } else { "." };
+    format!("{sign}0x{lead}{point}{fraction}p{exp:+}")
+}
+
+/// Exact text's NaN: `nan` for the positive quiet NaN (what `nan` reads as), `-nan` for its
+/// negative, else `nan(0x…)` with all 64 bits (a single-precision NaN as the `f64` it widens
+/// to, `real_from_f32_bits`).
+pub fn nan_text(v: f64) -> String {
+    match v.to_bits() {
+        0x7ff8_0000_0000_0000 => "nan".into(),
+        0xfff8_0000_0000_0000 => "-nan".into(),
+        bits => format!("nan(0x{bits:016x})"),
+    }
+}
+
 fn shortest_from_sci(sci: &str) -> String {
     if sci.contains("inf") || sci.contains("NaN") {
         return sci.to_lowercase();
@@ -149,5 +177,14 @@ mod tests {
         assert_eq!(shortest_f64(1e300), "1e+300");
         assert_eq!(shortest_f64(100.0), "100");
         assert_eq!(shortest_f32(0.1), "0.1");
+    }
+
+    #[test]
+    fn hex_f64_is_c99_a() {
+        assert_eq!(hex_f64(0.1), "0x1.999999999999ap-4");
+        assert_eq!(hex_f64(-3.0), "-0x1.8p+1");
+        assert_eq!(hex_f64(1.0), "0x1p+0");
+        assert_eq!(hex_f64(f64::from_bits(1)), "0x0.0000000000001p-1022");
+        assert_eq!(hex_f64(f64::MAX), "0x1.fffffffffffffp+1023");
     }
 }

@@ -51,6 +51,37 @@
 //! - StringName, NodePath and PackedStringArray elements are escaped with `c_escape`, which
 //!   writes `\a` and `\v`; the engines read those back as `a` and `v`, we read them as the
 //!   control characters they stand for.
+//! - **Names** print verbatim: a class name that is not an identifier, a property name or a
+//!   script path holding `"` make text that does not parse; NodePath names that are empty or
+//!   hold `/` or `:` read back split or dropped.
+//!
+//! # The exact form
+//!
+//! [`to_text_exact`] prints the engine's text wherever that text reads back as the very same
+//! value, and one of these forms only where it does not (the engines' parsers do not read
+//! them; [`from_text`] does):
+//!
+//! - **Reals**: shortest round-trip digits (`f32` digits for math components and
+//!   `PackedFloat32Array`, which the parser narrows to `f32` as a single-precision engine
+//!   does; `f64` digits for `float` and `PackedFloat64Array`); `-0` keeps its sign.
+//! - A math component that single precision cannot hold (Godot 4 `FLAG_64` data) is a C99
+//!   hex float, `0x1.999999999999ap-4`, which the parser never narrows (it refuses a hex
+//!   float that is not exactly a double).
+//! - **NaN**: `nan` is the positive quiet NaN, `-nan` the negative one; any other NaN is
+//!   `nan(0x…)` with the 64 bits of the double (a single-precision NaN as the double it
+//!   widens to, payload bits shifted up by 29, which narrow back to the same `f32`).
+//! - **Null object**: `Object()`, so that it stays apart from Nil (`null`), as a Dictionary
+//!   key or an element.
+//! - **Names**: a class name that is not an identifier is a quoted string (`Object("a b",…)`);
+//!   in a typed header a class named like a builtin type or `Variant` is quoted too
+//!   (`Array["Object"]`, `Dictionary["Nil", Variant]`: bare, those are the builtin types).
+//!   Property names and script paths (`Resource("…")`) are escaped like strings.
+//! - **NodePath** with an empty name or subname, or one holding `/` or `:`:
+//!   `NodePath(["names", …], ["subnames", …], absolute)`, each part escaped like a string.
+//!
+//! What even the exact form loses: Dictionary key order (keys print sorted), Signal and
+//! Callable (printed empty), and a full object of class `EncodedObjectAsID` holding only
+//! `object_id` (read back as an object sent by id).
 //!
 //! # Leniency of [`from_text`]
 //!
@@ -59,12 +90,15 @@
 //! trailing commas everywhere, `;` comments, `Color(r, g, b)`, `#rrggbb` colors, `inf`,
 //! `-inf`, `inf_neg`, `nan`, StringNames as `&"…"` or `@"…"`, NodePaths as `NodePath("…")`
 //! or `^"…"`, escapes `\n \t \r \b \f \a \v \" \\ \uXXXX \UXXXXXX` (UTF-16 pairs too), and
-//! raw newlines in strings. Reals of math types are narrowed to `f32`, as a single-precision
-//! engine stores them; `float` values stay `f64`. It refuses what a value as data cannot
+//! raw newlines in strings, and the forms of the exact text above. Reals of math types are
+//! narrowed to `f32`, as a single-precision engine stores them (hex floats and `nan(0x…)`
+//! excepted); `float` values stay `f64`. It refuses what a value as data cannot
 //! hold (`Resource("…")` outside an object's `script` or a typed container's type) and
 //! anything after the value.
 
+mod construct;
 mod float;
+mod lex;
 mod order;
 mod parse;
 mod write;
@@ -107,9 +141,11 @@ pub fn to_text(value: &Variant, dialect: Dialect) -> String {
 
 /// Like [`to_text`], but every real is printed with the shortest digits that read back to
 /// the same bits (`f32` components as `f32`, `float` as `f64`), `-0.0` keeps its sign and an
-/// RID keeps its id, so that [`from_text`] gives back the same value (up to Dictionary key
-/// order and the other losses listed in the [module docs](self) that are not about reals).
-/// This is *not* what the engine prints; the engines' parsers read it.
+/// RID keeps its id, so that [`from_text`] gives back the same value bit for bit (up to
+/// Dictionary key order, Signal and Callable). Where the engine's syntax cannot hold a value
+/// (NaN payloads, double-precision math reals, odd names, a null object) it uses the forms
+/// listed under [the exact form](self#the-exact-form), which only [`from_text`] reads;
+/// everything else is syntax the engines' parsers read.
 ///
 /// ```
 /// use gdvariant::{to_text, to_text_exact, from_text, Dialect, Variant};

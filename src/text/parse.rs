@@ -7,13 +7,10 @@
 //! and never loads resources: `Resource("…")` is only understood where a value as data can
 //! hold it (an object's `script`, a typed container's script type).
 
-use super::write::type_name;
+use super::lex::{Lexer, Tok};
+use super::write::builtin_kind;
 use super::TextError;
 use crate::dialect::Dialect;
-use crate::generated::kinds::Kind;
-use crate::math::*;
-use crate::variant::layout::{components_of, Scalar};
-use crate::variant::value::{fixed_from, packed_from};
 use crate::variant::*;
 
 /// Deepest nesting of containers and objects the parser accepts (the engines'
@@ -21,384 +18,12 @@ use crate::variant::*;
 /// stack, so this bounds memory, not the thread's stack.
 pub const MAX_TEXT_DEPTH: usize = 1024;
 
-#[derive(Clone, Debug, PartialEq)]
-enum Tok {
-    LBrace,
-    RBrace,
-    LBracket,
-    RBracket,
-    LParen,
-    RParen,
-    Colon,
-    Comma,
-    Ident(String),
-    Str(String),
-    /// `&"…"` (Godot 4) or `@"…"` (Pandemonium, and 4.x's compatibility with it).
-    StrName(String),
-    /// `^"…"`: GDScript's NodePath literal (lenient; the engines' text parsers lack it).
-    NodePathLit(String),
-    /// An integer, and whether it was written with a `-` (so `-0` can be a negative zero
-    /// where a real is expected).
-    Int(i64, bool),
-    Float(f64),
-    /// `#rrggbb` and friends (`Color::html`).
-    Color(Color),
-    Eof,
-}
-
-impl Tok {
-    fn describe(&self) -> String {
-        match self {
-            Tok::LBrace => "`{`".into(),
-            Tok::RBrace => "`}`".into(),
-            Tok::LBracket => "`[`".into(),
-            Tok::RBracket => "`]`".into(),
-            Tok::LParen => "`(`".into(),
-            Tok::RParen => "`)`".into(),
-            Tok::Colon => "`:`".into(),
-            Tok::Comma => "`,`".into(),
-            Tok::Ident(s) => format!("`{s}`"),
-            Tok::Str(_) => "a string".into(),
-            Tok::StrName(_) => "a StringName".into(),
-            Tok::NodePathLit(_) => "a NodePath".into(),
-            Tok::Int(..) | Tok::Float(_) => "a number".into(),
-            Tok::Color(_) => "a color".into(),
-            Tok::Eof => "the end of the text".into(),
-        }
-    }
-}
-
-struct Lexer<'a> {
-    chars: std::iter::Peekable<std::str::Chars<'a>>,
-    line: usize,
-    column: usize,
-}
-
-impl<'a> Lexer<'a> {
-    fn new(text: &'a str) -> Lexer<'a> {
-        Lexer {
-            chars: text.chars().peekable(),
-            line: 1,
-            column: 1,
-        }
-    }
-
-    fn bump(&mut self) -> Option<char> {
-        let c = self.chars.next()?;
-        if c == '\n' {
-            self.line += 1;
-            self.column = 1;
-        } else {
-            self.column += 1;
-        }
-        Some(c)
-    }
-
-    fn peek(&mut self) -> Option<char> {
-        self.chars.peek().copied()
-    }
-
-    fn error(&self, line: usize, column: usize, message: impl Into<String>) -> TextError {
-        TextError {
-            line,
-            column,
-            message: message.into(),
-        }
-    }
-
-    /// The next token and where it starts.
-    fn next(&mut self) -> Result<(Tok, usize, usize), TextError> {
-        loop {
-            match self.peek() {
-                // `;` starts a comment to the end of the line (get_token, case ';').
-                Some(';') => {
-                    while let Some(c) = self.bump() {
-                        if c == '\n' {
-                            break;
-                        }
-                    }
-                }
-                // The engine skips every character <= 32 (get_token, default case).
-                Some(c) if (c as u32) <= 32 => {
-                    self.bump();
-                }
-                _ => break,
-            }
-        }
-        let (line, column) = (self.line, self.column);
-        let Some(c) = self.bump() else {
-            return Ok((Tok::Eof, line, column));
-        };
-        let tok =
-            match c {
-                '{' => Tok::LBrace,
-                '}' => Tok::RBrace,
-                '[' => Tok::LBracket,
-                ']' => Tok::RBracket,
-                '(' => Tok::LParen,
-                ')' => Tok::RParen,
-                ':' => Tok::Colon,
-                ',' => Tok::Comma,
-                '"' => Tok::Str(self.string(line, column)?),
-                '&' | '@' | '^' => {
-                    if self.peek() != Some('"') {
-                        return Err(self.error(line, column, format!("expected `\"` after `{c}`")));
-                    }
-                    self.bump();
-                    let s = self.string(line, column)?;
-                    if c == '^' {
-                        Tok::NodePathLit(s)
-                    } else {
-                        Tok::StrName(s)
-                    }
-                }
-                '#' => {
-                    let mut hex = String::new();
-                    while let Some(h) = self.peek().filter(char::is_ascii_hexdigit) {
-                        hex.push(h);
-                        self.bump();
-                    }
-                    Tok::Color(html_color(&hex).ok_or_else(|| {
-                        self.error(line, column, format!("invalid color `#{hex}`"))
-                    })?)
-                }
-                '-' | '+' | '.' | '0'..='9' => self.number(c, line, column)?,
-                c if c.is_ascii_alphabetic() || c == '_' => {
-                    let mut id = String::from(c);
-                    while let Some(n) = self
-                        .peek()
-                        .filter(|n| n.is_ascii_alphanumeric() || *n == '_')
-                    {
-                        id.push(n);
-                        self.bump();
-                    }
-                    Tok::Ident(id)
-                }
-                c => return Err(self.error(line, column, format!("unexpected character `{c}`"))),
-            };
-        Ok((tok, line, column))
-    }
-
-    /// A number: `-`? digits (`.` digits)? (`e` sign? digits)?; also `-inf`, `-nan` and a
-    /// leading `+` or `.` (lenient). Integers must fit `i64`.
-    fn number(&mut self, first: char, line: usize, column: usize) -> Result<Tok, TextError> {
-        let mut text = String::new();
-        let mut c = first;
-        if c == '-' || c == '+' {
-            if c == '-' {
-                text.push('-');
-            }
-            match self.peek() {
-                Some(n) if n.is_ascii_digit() || n == '.' => c = self.bump().unwrap_or(n),
-                Some(n) if n.is_ascii_alphabetic() => {
-                    let mut id = String::new();
-                    while let Some(n) = self.peek().filter(char::is_ascii_alphanumeric) {
-                        id.push(n);
-                        self.bump();
-                    }
-                    let v = match id.as_str() {
-                        "inf" => f64::INFINITY,
-                        "nan" => f64::NAN,
-                        _ => {
-                            return Err(self.error(
-                                line,
-                                column,
-                                format!("expected a number after `{first}`"),
-                            ))
-                        }
-                    };
-                    // Godot 3.2.3 writes `-inf.0` and `-nan.0` (its `.0` rule only skips
-                    // `inf` and `nan`); read them as what they were (lenient).
-                    if self.peek() == Some('.') {
-                        let mut ahead = self.chars.clone();
-                        ahead.next();
-                        if ahead.next() == Some('0')
-                            && !ahead.next().is_some_and(|c| c.is_ascii_alphanumeric())
-                        {
-                            self.bump();
-                            self.bump();
-                        }
-                    }
-                    return Ok(Tok::Float(if first == '-' { -v } else { v }));
-                }
-                _ => {
-                    return Err(self.error(
-                        line,
-                        column,
-                        format!("expected a number after `{first}`"),
-                    ))
-                }
-            }
-        }
-        let mut is_float = false;
-        let mut seen_digit = false;
-        let mut state = 0; // 0 int part, 1 fraction, 2 exponent
-        loop {
-            match (state, c) {
-                (_, '0'..='9') => {
-                    seen_digit = true;
-                    text.push(c);
-                }
-                (0, '.') => {
-                    state = 1;
-                    is_float = true;
-                    text.push(c);
-                }
-                (0 | 1, 'e' | 'E') if seen_digit => {
-                    state = 2;
-                    is_float = true;
-                    text.push('e');
-                    if let Some(s) = self.peek().filter(|s| *s == '-' || *s == '+') {
-                        text.push(s);
-                        self.bump();
-                    }
-                }
-                _ => {
-                    return Err(self.error(
-                        self.line,
-                        self.column - 1,
-                        format!("unexpected `{c}` in a number"),
-                    ))
-                }
-            }
-            match self.peek() {
-                Some(n)
-                    if n.is_ascii_digit()
-                        || (state == 0 && n == '.')
-                        || (state < 2 && (n == 'e' || n == 'E')) =>
-                {
-                    c = n;
-                    self.bump();
-                }
-                _ => break,
-            }
-        }
-        if !seen_digit || text.ends_with(['e', '-', '+']) {
-            return Err(self.error(line, column, format!("malformed number `{text}`")));
-        }
-        if is_float {
-            text.parse::<f64>()
-                .map(Tok::Float)
-                .map_err(|_| self.error(line, column, format!("malformed number `{text}`")))
-        } else {
-            let negative = text.starts_with('-');
-            text.parse::<i64>()
-                .map(|i| Tok::Int(i, negative))
-                .map_err(|_| {
-                    self.error(
-                        line,
-                        column,
-                        format!("integer `{text}` does not fit in 64 bits"),
-                    )
-                })
-        }
-    }
-
-    /// The body of a string after its opening `"` (get_token, case '"'): raw newlines are
-    /// kept; escapes `\b \t \n \f \r \uXXXX \UXXXXXX` and UTF-16 surrogate pairs as the
-    /// engine reads them; also `\a \v` (which `c_escape` writes but the engine reads back as
-    /// `a` and `v`); any other escaped character stands for itself.
-    fn string(&mut self, line: usize, column: usize) -> Result<String, TextError> {
-        let mut out = String::new();
-        let mut lead: Option<u32> = None;
-        loop {
-            let (el, ec) = (self.line, self.column);
-            let Some(c) = self.bump() else {
-                return Err(self.error(line, column, "unterminated string"));
-            };
-            let code = match c {
-                '"' => break,
-                '\\' => {
-                    let Some(n) = self.bump() else {
-                        return Err(self.error(line, column, "unterminated string"));
-                    };
-                    match n {
-                        'b' => 8,
-                        't' => 9,
-                        'n' => 10,
-                        'f' => 12,
-                        'r' => 13,
-                        'a' => 7,
-                        'v' => 11,
-                        'u' | 'U' => {
-                            let len = if n == 'U' { 6 } else { 4 };
-                            let mut v = 0u32;
-                            for _ in 0..len {
-                                let d =
-                                    self.bump().and_then(|h| h.to_digit(16)).ok_or_else(|| {
-                                        self.error(
-                                            el,
-                                            ec,
-                                            format!("expected {len} hex digits after `\\{n}`"),
-                                        )
-                                    })?;
-                                v = v * 16 + d;
-                            }
-                            v
-                        }
-                        other => other as u32,
-                    }
-                }
-                c => c as u32,
-            };
-            if (0xD800..0xDC00).contains(&code) {
-                if lead.is_some() {
-                    return Err(self.error(el, ec, "unpaired UTF-16 lead surrogate"));
-                }
-                lead = Some(code);
-                continue;
-            }
-            let code = if (0xDC00..0xE000).contains(&code) {
-                let Some(hi) = lead.take() else {
-                    return Err(self.error(el, ec, "unpaired UTF-16 trail surrogate"));
-                };
-                0x10000 + ((hi - 0xD800) << 10) + (code - 0xDC00)
-            } else {
-                if lead.is_some() {
-                    return Err(self.error(el, ec, "unpaired UTF-16 lead surrogate"));
-                }
-                code
-            };
-            out.push(
-                char::from_u32(code).ok_or_else(|| {
-                    self.error(el, ec, format!("`\\u{code:x}` is not a character"))
-                })?,
-            );
-        }
-        if lead.is_some() {
-            return Err(self.error(line, column, "unpaired UTF-16 lead surrogate"));
-        }
-        Ok(out)
-    }
-}
-
-/// `Color::html`: `rgb`, `rgba`, `rrggbb`, `rrggbbaa`.
-fn html_color(hex: &str) -> Option<Color> {
-    let digits: Vec<u32> = hex.chars().map(|c| c.to_digit(16)).collect::<Option<_>>()?;
-    let (r, g, b, a) = match digits.len() {
-        3 | 4 => {
-            let f = |d: u32| (d * 17) as f32 / 255.0;
-            (
-                f(digits[0]),
-                f(digits[1]),
-                f(digits[2]),
-                digits.get(3).map_or(1.0, |&d| f(d)),
-            )
-        }
-        6 | 8 => {
-            let f = |i: usize| (digits[i] * 16 + digits[i + 1]) as f32 / 255.0;
-            (f(0), f(2), f(4), if digits.len() == 8 { f(6) } else { 1.0 })
-        }
-        _ => return None,
-    };
-    Some(Color { r, g, b, a })
-}
-
 pub(crate) struct Parser<'a> {
     lexer: Lexer<'a>,
-    tok: Tok,
-    line: usize,
-    column: usize,
+    /// The current token (not yet consumed) and where it starts.
+    pub(super) tok: Tok,
+    pub(super) line: usize,
+    pub(super) column: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -415,14 +40,14 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn advance(&mut self) -> Result<Tok, TextError> {
+    pub(super) fn advance(&mut self) -> Result<Tok, TextError> {
         let (tok, line, column) = self.lexer.next()?;
         self.line = line;
         self.column = column;
         Ok(std::mem::replace(&mut self.tok, tok))
     }
 
-    fn error(&self, message: impl Into<String>) -> TextError {
+    pub(super) fn error(&self, message: impl Into<String>) -> TextError {
         TextError {
             line: self.line,
             column: self.column,
@@ -430,11 +55,11 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn expected(&self, what: &str) -> TextError {
+    pub(super) fn expected(&self, what: &str) -> TextError {
         self.error(format!("expected {what}, found {}", self.tok.describe()))
     }
 
-    fn expect(&mut self, tok: Tok) -> Result<(), TextError> {
+    pub(super) fn expect(&mut self, tok: Tok) -> Result<(), TextError> {
         if self.tok == tok {
             self.advance()?;
             Ok(())
@@ -652,6 +277,7 @@ impl<'a> Parser<'a> {
         Ok(Start::Value(match self.advance()? {
             Tok::Int(i, _) => Variant::Int(i),
             Tok::Float(f) => Variant::Float(f),
+            Tok::HexFloat(f) => Variant::Float(f),
             Tok::Str(s) => Variant::String(s.into()),
             Tok::StrName(s) => Variant::StringName(StringName(s.into())),
             Tok::NodePathLit(s) => Variant::NodePath(Box::new(NodePath::parse(&s))),
@@ -680,7 +306,7 @@ impl<'a> Parser<'a> {
                 Variant::String(path.into())
             }
             Tok::Ident(id) => match id.as_str() {
-                "Object" => return self.open_object().map(Start::Open),
+                "Object" => return self.open_object(),
                 "Array" => return self.open_typed_array().map(Start::Open),
                 "Dictionary" => return self.open_typed_dictionary().map(Start::Open),
                 _ => self.identifier(&id, line, column)?,
@@ -695,264 +321,7 @@ impl<'a> Parser<'a> {
         }))
     }
 
-    /// Numbers between `(` and `)`, commas between, a trailing comma allowed (lenient: the
-    /// engine's `_parse_construct` refuses it). `inf`, `inf_neg`, `nan` count as numbers.
-    fn numbers(&mut self) -> Result<Vec<(f64, Option<i64>)>, TextError> {
-        self.expect(Tok::LParen)?;
-        let mut out = Vec::new();
-        loop {
-            let n = match &self.tok {
-                Tok::RParen => {
-                    self.advance()?;
-                    return Ok(out);
-                }
-                // `-0` as a real is negative zero (our exact text writes it).
-                Tok::Int(0, true) => (-0.0, Some(0)),
-                Tok::Int(i, _) => (*i as f64, Some(*i)),
-                Tok::Float(f) => (*f, None),
-                Tok::Ident(id) => match special_float(id) {
-                    Some(f) => (f, None),
-                    None => return Err(self.expected("a number")),
-                },
-                _ => return Err(self.expected("a number")),
-            };
-            out.push(n);
-            self.advance()?;
-            match self.tok {
-                Tok::Comma => {
-                    self.advance()?;
-                }
-                Tok::RParen => {}
-                _ => return Err(self.expected("`,` or `)`")),
-            }
-        }
-    }
-
-    /// Constructor arguments, exactly `count` of them (or any multiple when `multiple`).
-    fn args(&mut self, name: &str, counts: &[usize]) -> Result<Vec<(f64, Option<i64>)>, TextError> {
-        let (line, column) = (self.line, self.column);
-        let args = self.numbers()?;
-        if !counts.contains(&args.len()) {
-            let want: Vec<String> = counts.iter().map(usize::to_string).collect();
-            return Err(TextError {
-                line,
-                column,
-                message: format!(
-                    "`{name}` takes {} arguments, found {}",
-                    want.join(" or "),
-                    args.len()
-                ),
-            });
-        }
-        Ok(args)
-    }
-
-    /// A packed array of `width`-component elements.
-    fn packed(&mut self, name: &str, width: usize) -> Result<Vec<(f64, Option<i64>)>, TextError> {
-        let (line, column) = (self.line, self.column);
-        let args = self.numbers()?;
-        if args.len() % width != 0 {
-            return Err(TextError {
-                line,
-                column,
-                message: format!(
-                    "`{name}` needs a multiple of {width} numbers, found {}",
-                    args.len()
-                ),
-            });
-        }
-        Ok(args)
-    }
-
-    fn identifier(&mut self, id: &str, line: usize, column: usize) -> Result<Variant, TextError> {
-        let v = match id {
-            "null" | "nil" => Variant::Nil,
-            "true" => Variant::Bool(true),
-            "false" => Variant::Bool(false),
-            "inf" | "inf_neg" | "nan" => Variant::Float(special_float(id).unwrap_or(f64::NAN)),
-            "NodePath" => {
-                self.expect(Tok::LParen)?;
-                let s = self.string_arg()?;
-                self.expect(Tok::RParen)?;
-                Variant::NodePath(Box::new(NodePath::parse(&s)))
-            }
-            "StringName" => {
-                self.expect(Tok::LParen)?;
-                let s = self.string_arg()?;
-                self.expect(Tok::RParen)?;
-                Variant::StringName(StringName(s.into()))
-            }
-            // `RID()` or `RID(id)`; 4.x reads the id as a 64-bit number.
-            "RID" => {
-                let a = self.args(id, &[0, 1])?;
-                match a.first() {
-                    None => Variant::Rid(0),
-                    Some((_, Some(i))) => Variant::Rid(*i as u64),
-                    Some(_) => {
-                        return Err(TextError {
-                            line,
-                            column,
-                            message: "`RID` takes an integer id".into(),
-                        })
-                    }
-                }
-            }
-            // "Load as empty": the engines keep no data for these.
-            "Callable" => {
-                self.args(id, &[0])?;
-                Variant::Callable
-            }
-            "Signal" => {
-                self.args(id, &[0])?;
-                Variant::Signal(Signal::default())
-            }
-            "Resource" | "ExtResource" | "SubResource" => {
-                return Err(TextError {
-                    line,
-                    column,
-                    message: format!(
-                        "`{id}(…)` refers to a resource file, which a value as data cannot hold"
-                    ),
-                })
-            }
-            "PackedByteArray" | "PoolByteArray" | "ByteArray" => {
-                let a = self.packed(id, 1)?;
-                let mut out = Vec::with_capacity(a.len());
-                for (f, i) in a {
-                    match i {
-                        Some(b @ 0..=255) => out.push(b as u8),
-                        _ => {
-                            return Err(TextError {
-                                line,
-                                column,
-                                message: format!(
-                                    "`{id}` elements must be integers 0 to 255, found {f}"
-                                ),
-                            })
-                        }
-                    }
-                }
-                Variant::PackedByteArray(out)
-            }
-            "PackedInt32Array" | "PackedIntArray" | "PoolIntArray" | "IntArray" => {
-                let a = self.packed(id, 1)?;
-                Variant::PackedInt32Array(ints32(a, id, line, column)?)
-            }
-            "PackedInt64Array" => {
-                let a = self.packed(id, 1)?;
-                let mut out = Vec::with_capacity(a.len());
-                for (_, i) in a {
-                    out.push(i.ok_or(TextError {
-                        line,
-                        column,
-                        message: format!("`{id}` elements must be integers"),
-                    })?);
-                }
-                Variant::PackedInt64Array(out)
-            }
-            "PackedFloat32Array" | "PackedRealArray" | "PoolRealArray" | "FloatArray"
-            | "RealArray" => {
-                let a = self.packed(id, 1)?;
-                Variant::PackedFloat32Array(a.into_iter().map(|(f, _)| f as f32).collect())
-            }
-            "PackedFloat64Array" => {
-                let a = self.packed(id, 1)?;
-                Variant::PackedFloat64Array(a.into_iter().map(|(f, _)| f).collect())
-            }
-            "PackedStringArray" | "PoolStringArray" | "StringArray" => {
-                self.expect(Tok::LParen)?;
-                let mut out = Vec::new();
-                loop {
-                    if self.tok == Tok::RParen {
-                        self.advance()?;
-                        break;
-                    }
-                    out.push(self.string_arg()?);
-                    match self.tok {
-                        Tok::Comma => {
-                            self.advance()?;
-                        }
-                        Tok::RParen => {}
-                        _ => return Err(self.expected("`,` or `)`")),
-                    }
-                }
-                Variant::PackedStringArray(out)
-            }
-            // Math types and packed arrays of them, by any constructor name of any dialect.
-            _ if Kind::from_text_name(id).is_some() => self.math(id)?,
-            _ => {
-                return Err(TextError {
-                    line,
-                    column,
-                    message: format!("unknown identifier `{id}`"),
-                })
-            }
-        };
-        Ok(v)
-    }
-
-    /// A math value or a packed array of them: numbers read by each component's scalar type
-    /// (reals narrowed to `f32` as the engines' `real_t` parse does), trailing components with
-    /// a text default optional.
-    fn math(&mut self, name: &str) -> Result<Variant, TextError> {
-        // Errors point at the arguments, as those of every constructor do.
-        let (line, column) = (self.line, self.column);
-        let err = |message: String| TextError {
-            line,
-            column,
-            message,
-        };
-        let kind = Kind::from_text_name(name)
-            .ok_or_else(|| err(format!("unknown identifier `{name}`")))?;
-        let comps =
-            components_of(kind).ok_or_else(|| err(format!("`{name}` is not a math type")))?;
-        let n = comps.len();
-        let args = self.numbers()?;
-        let packed = kind.packed_element().is_some();
-        if packed && args.len() % n != 0 {
-            return Err(err(format!(
-                "`{name}` needs a multiple of {n} numbers, found {}",
-                args.len()
-            )));
-        }
-        let optional = comps
-            .iter()
-            .rev()
-            .take_while(|c| c.text_default.is_some())
-            .count();
-        if !packed && !(n - optional..=n).contains(&args.len()) {
-            let want: Vec<String> = (n - optional..=n).map(|c| c.to_string()).collect();
-            return Err(err(format!(
-                "`{name}` takes {} arguments, found {}",
-                want.join(" or "),
-                args.len()
-            )));
-        }
-        let mut values = Vec::with_capacity(args.len().max(n));
-        for (i, (f, int)) in args.into_iter().enumerate() {
-            values.push(match comps[i % n].scalar {
-                Scalar::Real => narrow(f),
-                Scalar::F32 => f,
-                Scalar::I32 => int
-                    .and_then(|i| i32::try_from(i).ok())
-                    .map(f64::from)
-                    .ok_or_else(|| err(format!("`{name}` takes 32-bit integers, found {f}")))?,
-            });
-        }
-        if !packed {
-            let missing = comps.get(values.len()..).unwrap_or(&[]);
-            values.extend(missing.iter().filter_map(|c| c.text_default));
-        }
-        let at = |i: usize| values.get(i).copied().unwrap_or(0.0);
-        let v = if packed {
-            packed_from(kind, values.len() / n, &mut |i| at(i))
-        } else {
-            fixed_from(kind, &mut |i| at(i))
-        };
-        v.ok_or_else(|| err(format!("`{name}` is not a math type")))
-    }
-
-    fn string_arg(&mut self) -> Result<String, TextError> {
+    pub(super) fn string_arg(&mut self) -> Result<String, TextError> {
         match &self.tok {
             Tok::Str(s) | Tok::StrName(s) | Tok::NodePathLit(s) => {
                 let s = s.clone();
@@ -965,11 +334,17 @@ impl<'a> Parser<'a> {
 
     /// `Object(Class,` … : the frame of an object's properties (`"prop":value`, commas
     /// between, a trailing one allowed, up to `)`; the comma after the class may be left out).
-    fn open_object(&mut self) -> Result<Frame, TextError> {
+    /// `Object()` is a null object (exact text's form, which `null`, read as Nil, is not).
+    fn open_object(&mut self) -> Result<Start, TextError> {
         self.expect(Tok::LParen)?;
+        if self.tok == Tok::RParen {
+            self.advance()?;
+            return Ok(Start::Value(Variant::Object(Object::Null)));
+        }
         let (line, column) = (self.line, self.column);
         let class = match self.advance()? {
-            Tok::Ident(c) => c,
+            // A quoted name: exact text quotes a class name that is not an identifier.
+            Tok::Ident(c) | Tok::Str(c) => c,
             other => {
                 return Err(TextError {
                     line,
@@ -981,11 +356,11 @@ impl<'a> Parser<'a> {
         if self.tok == Tok::Comma {
             self.advance()?;
         }
-        Ok(Frame::Object {
+        Ok(Start::Open(Frame::Object {
             class,
             properties: Vec::new(),
             name: String::new(),
-        })
+        }))
     }
 
     /// The element type inside `Array[…]` / `Dictionary[…, …]`: a builtin type name, a class
@@ -993,6 +368,13 @@ impl<'a> Parser<'a> {
     fn element_type(&mut self) -> Result<Option<ElementType>, TextError> {
         let id = match &self.tok {
             Tok::Ident(id) => id.clone(),
+            // A quoted name is a class whatever it says (exact text quotes class names that
+            // are not identifiers or that are also a builtin type's name).
+            Tok::Str(class) => {
+                let class = ElementType::Class(class.clone());
+                self.advance()?;
+                return Ok(Some(class));
+            }
             _ => return Err(self.expected("a type name")),
         };
         self.advance()?;
@@ -1080,45 +462,4 @@ enum Frame {
 enum Start {
     Value(Variant),
     Open(Frame),
-}
-
-fn special_float(id: &str) -> Option<f64> {
-    // `stor_fix` / parse_value: `inf`, `inf_neg` (and 4.x `-inf`), `nan`.
-    match id {
-        "inf" => Some(f64::INFINITY),
-        "inf_neg" => Some(f64::NEG_INFINITY),
-        "nan" => Some(f64::NAN),
-        _ => None,
-    }
-}
-
-fn narrow(f: f64) -> f64 {
-    f64::from(f as f32)
-}
-
-fn ints32(
-    a: Vec<(f64, Option<i64>)>,
-    name: &str,
-    line: usize,
-    column: usize,
-) -> Result<Vec<i32>, TextError> {
-    a.into_iter()
-        .map(|(f, i)| {
-            i.and_then(|i| i32::try_from(i).ok())
-                .ok_or_else(|| TextError {
-                    line,
-                    column,
-                    message: format!("`{name}` takes 32-bit integers, found {f}"),
-                })
-        })
-        .collect()
-}
-
-/// A builtin type by its `Variant::get_type_name` (Godot 4 names).
-fn builtin_kind(name: &str) -> Option<Kind> {
-    Kind::ALL
-        .iter()
-        .copied()
-        .filter(|k| !matches!(k, Kind::TypedArray | Kind::PackedTypedArray | Kind::Nil))
-        .find(|k| type_name(*k) == name)
 }

@@ -9,11 +9,11 @@
 //! The writer is iterative (an explicit stack of pending pieces), so no nesting depth can
 //! exhaust the thread's stack.
 
-use super::float::{c_format_g, shortest_f32, shortest_f64};
+use super::float::{c_format_g, hex_f64, nan_text, shortest_f32, shortest_f64};
 use super::order::{engine_sort, key_less};
 use crate::dialect::Dialect;
 use crate::generated::kinds::Kind;
-use crate::variant::layout::{real_to_f32_bits, Scalar};
+use crate::variant::layout::{real_from_f32_bits, real_to_f32_bits, Scalar};
 use crate::variant::*;
 
 /// How reals are printed.
@@ -72,7 +72,8 @@ impl Writer {
     /// A real component (`rtosfix` / `rtos_fix`).
     fn real(&self, v: f64) -> String {
         if self.reals == Reals::Exact {
-            return exact_real(v, fits_f32(v));
+            // Only math components come here in exact mode: the parser narrows them.
+            return exact_real(v, true);
         }
         if v == 0.0 {
             // All three writers: "avoid negative zero (-0) being written".
@@ -104,8 +105,10 @@ impl Writer {
             (Reals::Engine, Dialect::Godot4) => self.real(v),
         };
         // 4.3/Pandemonium skip `inf`, `inf_neg`, `nan`; 3.2.3 skips `inf` and `nan` but
-        // prints `-inf.0` and `-nan.0` (observed).
-        let special = matches!(s.as_str(), "inf" | "nan" | "inf_neg");
+        // prints `-inf.0` and `-nan.0` (observed). Exact text's `-nan` and `nan(0x…)` are
+        // not numbers either.
+        let special = matches!(s.as_str(), "inf" | "nan" | "inf_neg")
+            || (self.reals == Reals::Exact && s.contains("nan"));
         if !special && !s.contains('.') && !s.contains('e') {
             format!("{s}.0")
         } else {
@@ -128,8 +131,9 @@ impl Writer {
         match scalar {
             Scalar::Real => self.real(x),
             Scalar::I32 => self.int_component(x as i32),
-            // `Color` is `float` in every engine: print the f32 itself.
-            Scalar::F32 => self.real(f64::from(f32::from_bits(real_to_f32_bits(x)))),
+            // `Color` is `float` in every engine: print the f32 itself (widened keeping a
+            // NaN's payload, which `f64::from` would quiet).
+            Scalar::F32 => self.real(real_from_f32_bits(real_to_f32_bits(x))),
         }
     }
 
@@ -154,6 +158,23 @@ impl Writer {
                     '&'
                 };
                 out.push_str(&format!("{sigil}\"{}\"", c_escape(&s.0)));
+            }
+            // The path text cannot hold an empty name or one with `/` or `:` (it would read
+            // back split or dropped): exact text lists such a path's parts instead.
+            Variant::NodePath(p) if self.reals == Reals::Exact && !plain_path(p) => {
+                let list = |parts: &[String]| {
+                    let quoted: Vec<String> = parts
+                        .iter()
+                        .map(|s| format!("\"{}\"", c_escape(s)))
+                        .collect();
+                    quoted.join(", ")
+                };
+                out.push_str(&format!(
+                    "NodePath([{}], [{}], {})",
+                    list(&p.names),
+                    list(&p.subnames),
+                    p.absolute
+                ));
             }
             Variant::NodePath(p) => {
                 out.push_str(&format!("NodePath(\"{}\")", c_escape(&p.to_string())))
@@ -192,7 +213,7 @@ impl Writer {
                 let a: Vec<String> = b
                     .iter()
                     .map(|&x| match self.reals {
-                        Reals::Exact => exact_real(f64::from(x), true),
+                        Reals::Exact => exact_real(real_from_f32_bits(x.to_bits()), true),
                         Reals::Engine => self.real(f64::from(x)),
                     })
                     .collect();
@@ -243,6 +264,9 @@ impl Writer {
             return;
         }
         match o {
+            // Exact text tells a null object from Nil (two Dictionary keys, an element of an
+            // `Array[Object]`): `null` reads back as Nil.
+            Object::Null if self.reals == Reals::Exact => out.push_str("Object()"),
             Object::Null => out.push_str("null"),
             // `bytes_to_var` turns an id into an `EncodedObjectAsID` whose one property is
             // `object_id` (an int, so printed signed), then its `script`.
@@ -251,7 +275,7 @@ impl Writer {
                 *id as i64
             )),
             Object::Full(full) => {
-                out.push_str(&format!("Object({},", full.class));
+                out.push_str(&format!("Object({},", self.class_name(&full.class)));
                 stack.push(Task::Text(")\n"));
                 for (i, (name, value)) in full.properties.iter().enumerate().rev() {
                     // Godot 4 sends `script` as its `res://` path (marshalls.cpp, case
@@ -259,10 +283,16 @@ impl Writer {
                     // an external resource.
                     match (self.godot4(), name.as_str(), value) {
                         (true, "script", Variant::String(path)) if !path.is_empty() => {
-                            stack.push(Task::Owned(resource_ref(path)));
+                            stack.push(Task::Owned(self.resource_ref(path)));
                         }
                         _ => stack.push(Task::Value(value, depth + 1)),
                     }
+                    // The engine prints the name verbatim; exact text escapes it so that
+                    // any name reads back.
+                    let name = match self.reals {
+                        Reals::Engine => std::borrow::Cow::Borrowed(name.as_str()),
+                        Reals::Exact => c_escape_multiline(name).into(),
+                    };
                     stack.push(Task::Owned(format!("\"{name}\":")));
                     if i > 0 {
                         stack.push(Task::Text(","));
@@ -283,9 +313,13 @@ impl Writer {
         if let Some(t) = typed {
             // 4.4+ typed dictionaries: `Dictionary[K, V](…)`, `Variant` for an untyped side.
             out.push_str("Dictionary[");
-            out.push_str(&t.key.as_ref().map_or("Variant".into(), element_type_text));
+            let side = |t: &Option<ElementType>| {
+                t.as_ref()
+                    .map_or("Variant".into(), |t| self.element_type_text(t))
+            };
+            out.push_str(&side(&t.key));
             out.push_str(", ");
-            out.push_str(&t.value.as_ref().map_or("Variant".into(), element_type_text));
+            out.push_str(&side(&t.value));
             out.push_str("](");
             stack.push(Task::Text(")"));
         }
@@ -340,7 +374,7 @@ impl Writer {
             // 4.3+: `Array[T](` … `)`; T is the type name, the class name, or the script as
             // a resource reference.
             out.push_str("Array[");
-            out.push_str(&element_type_text(t));
+            out.push_str(&self.element_type_text(t));
             out.push_str("](");
             stack.push(Task::Text(")"));
         }
@@ -375,38 +409,86 @@ fn godot3_key_lookup_fails(k: &Variant) -> bool {
     }
 }
 
-fn fits_f32(v: f64) -> bool {
-    v.is_nan() || f64::from(v as f32) == v
-}
-
-/// A real printed so that it reads back to the same value: through `f32` when the value is
-/// one (the engines store real_t components as `float`), else as a double. `-0` keeps its
-/// sign, `-inf` is `inf_neg` (which both engines' parsers know); NaN payloads are not kept.
-fn exact_real(v: f64, as_f32: bool) -> String {
+/// A real printed so that it reads back to the same bits. `narrowed`: the parser narrows
+/// it to `f32` (math components, PackedFloat32Array, as a single-precision engine stores
+/// them), so it prints as the shortest `f32` digits when it is one, and as a hex float
+/// (never narrowed) when it needs double precision. `-0` keeps its sign, `-inf` is `inf_neg`
+/// (which both engines' parsers know); a NaN keeps its sign and payload (`nan_text`).
+fn exact_real(v: f64, narrowed: bool) -> String {
     if v.is_nan() {
-        "nan".into()
+        nan_text(v)
     } else if v.is_infinite() {
         if v > 0.0 { "inf" } else { "inf_neg" }.into()
-    } else if as_f32 && f64::from(v as f32) == v {
+    } else if !narrowed {
+        shortest_f64(v)
+    } else if f64::from(v as f32) == v {
         shortest_f32(v as f32)
     } else {
-        shortest_f64(v)
+        hex_f64(v)
     }
 }
 
-/// `Resource("path")` as 4.3 writes an external resource (`"Resource(\"" + path + "\")"`,
-/// the path not escaped).
-fn resource_ref(path: &str) -> String {
-    format!("Resource(\"{path}\")")
+impl Writer {
+    /// `Resource("path")` as 4.3 writes an external resource (`"Resource(\"" + path +
+    /// "\")"`, the path not escaped); exact text escapes it so that any path reads back.
+    fn resource_ref(&self, path: &str) -> String {
+        match self.reals {
+            Reals::Engine => format!("Resource(\"{path}\")"),
+            Reals::Exact => format!("Resource(\"{}\")", c_escape_multiline(path)),
+        }
+    }
+
+    /// A class name: verbatim, as the engines print it; in exact text a name the parser
+    /// would not read back as that class (not an identifier) is a quoted string.
+    fn class_name(&self, class: &str) -> String {
+        if self.reals == Reals::Exact && !is_identifier(class) {
+            format!("\"{}\"", c_escape_multiline(class))
+        } else {
+            class.to_string()
+        }
+    }
+
+    /// The text of a typed container's element type. In exact text a class whose name is
+    /// also a builtin type's or `Variant` is quoted too: bare, it would read back as that
+    /// type (`Array[Object]` is the builtin OBJECT, as in the engine).
+    fn element_type_text(&self, t: &ElementType) -> String {
+        match t {
+            ElementType::Builtin(k) => type_name(*k).to_string(),
+            ElementType::Class(c)
+                if self.reals == Reals::Exact && (c == "Variant" || builtin_kind(c).is_some()) =>
+            {
+                format!("\"{}\"", c_escape_multiline(c))
+            }
+            ElementType::Class(c) => self.class_name(c),
+            ElementType::Script(path) => self.resource_ref(path),
+        }
+    }
 }
 
-/// The text of a typed container's element type.
-pub(crate) fn element_type_text(t: &ElementType) -> String {
-    match t {
-        ElementType::Builtin(k) => type_name(*k).to_string(),
-        ElementType::Class(c) => c.clone(),
-        ElementType::Script(path) => resource_ref(path),
-    }
+/// Whether the path text of `p` reads back as `p`: no name or subname is empty or holds the
+/// separators `/` and `:`.
+fn plain_path(p: &NodePath) -> bool {
+    p.names
+        .iter()
+        .chain(&p.subnames)
+        .all(|n| !n.is_empty() && !n.contains(['/', ':']))
+}
+
+/// Whether `s` reads back as one identifier token (`[A-Za-z_][A-Za-z0-9_]*`).
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// A builtin type by its `Variant::get_type_name` (Godot 4 names), as a typed container's
+/// header names it. Every kind the wire can type a container by is one: `Nil` (the
+/// engine's `get_type_by_name("Nil")` is NIL) and Pandemonium's `TypedArray` too; a class
+/// with such a name is quoted in exact text.
+pub(crate) fn builtin_kind(name: &str) -> Option<Kind> {
+    Kind::ALL.iter().copied().find(|k| type_name(*k) == name)
 }
 
 /// `Variant::get_type_name` of Godot 4 (core/variant/variant.cpp), plus Pandemonium's
