@@ -1,0 +1,168 @@
+//! The lossless, type-tagged JSON form of values, for `jq` and for editing by hand.
+//!
+//! Every value is an object `{"type": T, "value": V}`, where `T` is the [`Kind`] name
+//! (`"Int"`, `"Vector2"`, `"PackedFloat32Array"`, …, as [`Kind::name`] spells it) and `V`
+//! depends on the type; `Nil` and `Callable` have no `"value"`. The form is lossless: every
+//! [`Variant`] converts to JSON and back to the same value, bit for bit (NaN payloads, `-0.0`,
+//! `i64` extremes, typed containers, objects), so `decode → JSON → encode` gives the engine's
+//! bytes back.
+//!
+//! | type | `value` |
+//! |---|---|
+//! | `Bool` | `true` / `false` |
+//! | `Int`, `Rid` | a number; a decimal string when beyond ±2^53 (so `jq`, which uses doubles, keeps it) |
+//! | `Float` | a real (below) |
+//! | `String`, `StringName` | a string |
+//! | `Vector2`, `Vector3`, `Vector4`, `Quaternion` | `[x, y, …]` of reals; the `…i` types: of integers |
+//! | `Color` | `[r, g, b, a]` of reals (exact values of the `f32` components) |
+//! | `Rect2`, `Rect2i`, `Aabb` | `{"position": […], "size": […]}` |
+//! | `Transform2D` | `{"x": […], "y": […], "origin": […]}` |
+//! | `Plane` | `{"normal": […], "d": real}` |
+//! | `Basis` | `{"rows": [[…], […], […]]}` (row-major, as the bytes) |
+//! | `Transform3D` | `{"basis": {"rows": …}, "origin": […]}` |
+//! | `Projection` | `{"columns": [[…] × 4]}` |
+//! | `NodePath` | `{"names": […], "subnames": […], "absolute": bool}`; on input also a path string `"/root/a:b"` |
+//! | `Object` | `null` (null object), `{"id": n}` (instance id), or `{"class": "Node", "properties": [["name", VALUE], …]}` |
+//! | `Signal` | `{"name": "…", "object": n}` |
+//! | `Dictionary` | `[[KEY, VALUE], …]` in insertion order; typed: `"key_type"` / `"value_type"` beside `"value"` |
+//! | `Array` | `[VALUE, …]`; typed: `"element_type"` beside `"value"` (and `"pandemonium_packed": true` for Pandemonium's `PACKED_TYPED_ARRAY`) |
+//! | `PackedByteArray` | a hex string, `"00ff10"` |
+//! | `PackedInt32Array`, `PackedInt64Array` | `[n, …]` (64-bit: strings beyond ±2^53) |
+//! | `PackedFloat32Array`, `PackedFloat64Array` | `[real, …]` |
+//! | `PackedStringArray` | `["…", …]` |
+//! | `Packed…Vector…Array`, `PackedColorArray` | `[[x, y, …], …]` |
+//!
+//! An element type (`element_type`, `key_type`, `value_type`) is `{"builtin": KIND}`,
+//! `{"class": "Node"}` or `{"script": "res://player.gd"}`.
+//!
+//! A real is a JSON number holding the exact value the model holds (an `f32` from the wire is
+//! printed as its exact double: `0.1` sent as a float is `0.10000000149011612`); `-0.0` is
+//! `-0.0`; the non-numbers are strings: `"inf"`, `"-inf"`, `"nan"` (the default quiet NaN),
+//! `"-nan"`, and `"nan:0x7ff0000000000001"` for any other NaN (16 hex digits for a double,
+//! 8 for an `f32` in `Color` and `PackedFloat32Array`/`PackedColorArray`).
+
+use crate::generated::kinds::Kind;
+use crate::stack::grow;
+use crate::variant::layout::{components_of, tree_of, Component, Scalar, Tree};
+use crate::variant::layout::{real_from_f32_bits, real_to_f32_bits};
+use crate::variant::value::{fixed_from, packed_from};
+use crate::variant::*;
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// Why JSON does not describe a value; `path` says where (`$.value[2][1]`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message} (at {path})")]
+pub struct JsonError {
+    /// Where in the document, jq-style (`$.value[0]`).
+    pub path: String,
+    /// What was expected.
+    pub message: String,
+}
+
+/// The JSON form of `value`.
+///
+/// ```
+/// use gdvariant::{json, Variant};
+/// let v = Variant::Float(-0.0);
+/// let j = json::to_json(&v);
+/// assert_eq!(j.to_string(), r#"{"type":"Float","value":-0.0}"#);
+/// assert!(json::from_json(&j)?.same(&v));
+/// # Ok::<(), gdvariant::json::JsonError>(())
+/// ```
+pub fn to_json(value: &Variant) -> Value {
+    serde_json::to_value(Json(value)).expect("the JSON form has only string keys")
+}
+
+/// The JSON text of `value` on one line (what `gdvariant decode --format json` prints),
+/// written straight from the value.
+pub fn to_json_string(value: &Variant) -> String {
+    serde_json::to_string(&Json(value)).expect("the JSON form has only string keys")
+}
+
+/// Writes the JSON text of `value` to `w` (no newline).
+pub fn write_json<W: std::io::Write>(w: W, value: &Variant) -> std::io::Result<()> {
+    serde_json::to_writer(w, &Json(value)).map_err(std::io::Error::from)
+}
+
+/// The value a JSON document describes (the inverse of [`to_json`]).
+pub fn from_json(json: &Value) -> Result<Variant, JsonError> {
+    Reader {
+        path: vec!["$".into()],
+    }
+    .value(json)
+}
+
+/// Deepest JSON nesting [`parse_document`] accepts: two levels (object and array) for each
+/// of the decoder's 1024 container levels, and some slack.
+pub const MAX_JSON_DEPTH: usize = 2 * 1024 + 16;
+
+/// Parses one JSON text into a value.
+pub fn from_json_str(text: &str) -> Result<Variant, JsonError> {
+    from_json(&parse_document(text)?)
+}
+
+/// Parses JSON text as [`serde_json`] does, but with the nesting bound by [`MAX_JSON_DEPTH`]
+/// instead of serde_json's 128, which a Godot value 64 containers deep already exceeds.
+pub fn parse_document(text: &str) -> Result<Value, JsonError> {
+    let depth = nesting_depth(text);
+    if depth > MAX_JSON_DEPTH {
+        return Err(JsonError {
+            path: "$".into(),
+            message: format!("nested {depth} levels deep; at most {MAX_JSON_DEPTH} are read"),
+        });
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    // serde_json recurses once per level: the adapter grows the stack as it goes.
+    serde::Deserialize::deserialize(serde_stacker::Deserializer::new(&mut de))
+        .and_then(|v| de.end().map(|()| v))
+        .map_err(|e| JsonError {
+            path: format!("line {}, column {}", e.line(), e.column()),
+            message: format!("not JSON: {e}"),
+        })
+}
+
+/// Reads every JSON document of `input` (JSON Lines, or documents one after another), as
+/// values, holding one document at a time: what `gdvariant encode --from json` reads.
+/// Nesting is bounded by [`MAX_JSON_DEPTH`] as the bytes stream in.
+pub fn read_values<R: std::io::Read>(input: R) -> impl Iterator<Item = Result<Variant, JsonError>> {
+    let mut docs = Documents::new(input);
+    std::iter::from_fn(move || docs.next_value())
+}
+
+const SAFE_INT: i64 = 1 << 53;
+
+/// The canonical quiet NaN of each width (what `nan` means).
+const NAN64: u64 = 0x7ff8_0000_0000_0000;
+const NAN32: u32 = 0x7fc0_0000;
+const SIGN64: u64 = 1 << 63;
+const SIGN32: u32 = 1 << 31;
+
+fn hex(b: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(b.len() * 2);
+    for x in b {
+        let _ = write!(s, "{x:02x}");
+    }
+    s
+}
+
+/// The kind named `name` (as [`Kind::name`] spells it, any case).
+pub fn kind_named(name: &str) -> Option<Kind> {
+    Kind::ALL
+        .iter()
+        .copied()
+        .find(|k| k.name().eq_ignore_ascii_case(name))
+}
+
+/// Walks a document, keeping the jq-style path for errors.
+mod read;
+mod stream;
+mod write;
+
+use read::Reader;
+use stream::{nesting_depth, Documents};
+use write::shape_of;
+pub use write::Json;

@@ -1,0 +1,138 @@
+//! Splitting a stream of JSON documents before parsing, so each document's nesting is bounded as its bytes arrive.
+
+use super::*;
+
+/// Splits a stream into top-level JSON documents by tracking brackets and strings, so each
+/// document's depth is known before it is parsed.
+pub(super) struct Documents<R> {
+    input: std::io::BufReader<R>,
+    line: usize,
+    n: usize,
+    failed: bool,
+}
+
+impl<R: std::io::Read> Documents<R> {
+    pub(super) fn new(input: R) -> Documents<R> {
+        Documents {
+            input: std::io::BufReader::new(input),
+            line: 1,
+            n: 0,
+            failed: false,
+        }
+    }
+
+    fn fail(&mut self, message: String) -> Option<Result<Variant, JsonError>> {
+        self.failed = true;
+        Some(Err(JsonError {
+            path: format!("document {}, line {}", self.n, self.line),
+            message,
+        }))
+    }
+
+    pub(super) fn next_value(&mut self) -> Option<Result<Variant, JsonError>> {
+        use std::io::BufRead;
+        if self.failed {
+            return None;
+        }
+        let mut doc: Vec<u8> = Vec::new();
+        let (mut depth, mut max, mut in_str, mut escaped) = (0usize, 0usize, false, false);
+        let start_line = self.line;
+        loop {
+            let buf = match self.input.fill_buf() {
+                Ok(b) => b,
+                Err(e) => return self.fail(format!("read error: {e}")),
+            };
+            if buf.is_empty() {
+                break;
+            }
+            let mut used = 0;
+            let mut done = false;
+            for &c in buf {
+                used += 1;
+                if c == b'\n' {
+                    self.line += 1;
+                }
+                if doc.is_empty() && c.is_ascii_whitespace() {
+                    continue;
+                }
+                doc.push(c);
+                if in_str {
+                    match c {
+                        _ if escaped => escaped = false,
+                        b'\\' => escaped = true,
+                        b'"' => in_str = false,
+                        _ => {}
+                    }
+                    continue;
+                }
+                match c {
+                    b'"' => in_str = true,
+                    b'[' | b'{' => {
+                        depth += 1;
+                        max = max.max(depth);
+                    }
+                    b']' | b'}' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+                if depth == 0 && matches!(c, b']' | b'}') {
+                    done = true;
+                    break;
+                }
+                if max > MAX_JSON_DEPTH {
+                    self.input.consume(used);
+                    self.n += 1;
+                    return self.fail(format!("JSON nested deeper than {MAX_JSON_DEPTH} levels"));
+                }
+            }
+            self.input.consume(used);
+            if done {
+                break;
+            }
+        }
+        if doc.is_empty() {
+            return None;
+        }
+        self.n += 1;
+        let n = self.n;
+        let r = std::str::from_utf8(&doc)
+            .map_err(|e| JsonError {
+                path: format!("document {n}"),
+                message: format!("not UTF-8: {e}"),
+            })
+            .and_then(|text| parse_document(text).and_then(|v| from_json(&v)))
+            .map_err(|e| JsonError {
+                path: format!("document {n} (from line {start_line}): {}", e.path),
+                message: e.message,
+            });
+        if r.is_err() {
+            self.failed = true;
+        }
+        Some(r)
+    }
+}
+
+/// The deepest bracket nesting of a JSON text (brackets inside strings do not count).
+pub(super) fn nesting_depth(text: &str) -> usize {
+    let (mut depth, mut max, mut in_str, mut escaped) = (0usize, 0usize, false, false);
+    for c in text.bytes() {
+        if in_str {
+            match c {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            b'"' => in_str = true,
+            b'[' | b'{' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
