@@ -9,8 +9,8 @@ use crate::error::EncodeError;
 use crate::generated::kinds::{Feature, Kind};
 use crate::quirks::{self, FLAG_64};
 use crate::variant::layout::{fits_f32, real_to_f32_bits};
-use crate::variant::layout::{FixedLayout, FixedValue};
-use crate::variant::value::{match_fixed, match_packed};
+use crate::variant::layout::{FixedLayout, FixedValue, PackedLayout};
+use crate::variant::value::match_value;
 use crate::variant::*;
 use crate::version::Version;
 use std::cell::Cell;
@@ -455,7 +455,9 @@ impl<'o, S: Sink> Encoder<'o, S> {
 
     #[inline(never)]
     fn leaf(&mut self, v: &Variant) -> Result<(), EncodeError> {
-        match v {
+        // Fixed layouts and packed arrays of them (the spec's kinds) each go through their
+        // own generated layout, in the same `match` as the kinds written out here.
+        match_value!(v, fixed x => self.fixed(x)?, packed xs => self.packed(xs)?, {
             Variant::Nil => self.header(Kind::Nil, 0)?,
             Variant::Bool(b) => {
                 self.header(Kind::Bool, 0)?;
@@ -564,16 +566,12 @@ impl<'o, S: Sink> Encoder<'o, S> {
                     self.out.zeros(1 + quirks::pad4(n));
                 }
             }
-            // Fixed layouts and packed arrays of them (the spec's kinds), each through its own
-            // generated layout (a static dispatch: these are hot in game states).
-            other => match_fixed!(other, x => self.fixed(x)?, _ => match_packed!(other, xs => {
-                self.packed(other.kind(), xs)?
-            }, _ => {})),
-        }
+        });
         Ok(())
     }
 
-    fn packed<T: FixedLayout>(&mut self, kind: Kind, xs: &[T]) -> Result<(), EncodeError> {
+    fn packed<T: PackedLayout>(&mut self, xs: &[T]) -> Result<(), EncodeError> {
+        let kind = T::PACKED_KIND;
         let wide = self.wide_checked(
             kind,
             || xs.iter().all(T::reals_fit_f32),
