@@ -35,7 +35,7 @@ impl<R: std::io::Read> Documents<R> {
             return None;
         }
         let mut doc: Vec<u8> = Vec::new();
-        let (mut depth, mut max, mut in_str, mut escaped) = (0usize, 0usize, false, false);
+        let mut nest = Brackets::default();
         let start_line = self.line;
         loop {
             let buf = match self.input.fill_buf() {
@@ -56,29 +56,11 @@ impl<R: std::io::Read> Documents<R> {
                     continue;
                 }
                 doc.push(c);
-                if in_str {
-                    match c {
-                        _ if escaped => escaped = false,
-                        b'\\' => escaped = true,
-                        b'"' => in_str = false,
-                        _ => {}
-                    }
-                    continue;
-                }
-                match c {
-                    b'"' => in_str = true,
-                    b'[' | b'{' => {
-                        depth += 1;
-                        max = max.max(depth);
-                    }
-                    b']' | b'}' => depth = depth.saturating_sub(1),
-                    _ => {}
-                }
-                if depth == 0 && matches!(c, b']' | b'}') {
+                if nest.step(c) {
                     done = true;
                     break;
                 }
-                if max > MAX_JSON_DEPTH {
+                if nest.max > MAX_JSON_DEPTH {
                     self.input.consume(used);
                     self.n += 1;
                     return self.fail(format!("JSON nested deeper than {MAX_JSON_DEPTH} levels"));
@@ -113,26 +95,46 @@ impl<R: std::io::Read> Documents<R> {
 
 /// The deepest bracket nesting of a JSON text (brackets inside strings do not count).
 pub(super) fn nesting_depth(text: &str) -> usize {
-    let (mut depth, mut max, mut in_str, mut escaped) = (0usize, 0usize, false, false);
-    for c in text.bytes() {
-        if in_str {
+    let mut nest = Brackets::default();
+    text.bytes().for_each(|c| {
+        nest.step(c);
+    });
+    nest.max
+}
+
+/// Bracket nesting of JSON text read byte by byte (brackets inside strings do not count).
+#[derive(Default)]
+struct Brackets {
+    depth: usize,
+    max: usize,
+    in_str: bool,
+    escaped: bool,
+}
+
+impl Brackets {
+    /// Takes the next byte; true when it closes the outermost bracket.
+    fn step(&mut self, c: u8) -> bool {
+        if self.in_str {
             match c {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_str = false,
+                _ if self.escaped => self.escaped = false,
+                b'\\' => self.escaped = true,
+                b'"' => self.in_str = false,
                 _ => {}
             }
-            continue;
+            return false;
         }
         match c {
-            b'"' => in_str = true,
+            b'"' => self.in_str = true,
             b'[' | b'{' => {
-                depth += 1;
-                max = max.max(depth);
+                self.depth += 1;
+                self.max = self.max.max(self.depth);
             }
-            b']' | b'}' => depth = depth.saturating_sub(1),
+            b']' | b'}' => {
+                self.depth = self.depth.saturating_sub(1);
+                return self.depth == 0;
+            }
             _ => {}
         }
+        false
     }
-    max
 }
