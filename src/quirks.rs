@@ -131,6 +131,12 @@ fn lenient_utf8(body: &[u8]) -> Result<String, usize> {
             }
             cp = (cp << 6) | u32::from(b & 0x3F);
         }
+        if cp == 0 && extra > 0 {
+            // An overlong NUL (`E0 80 80`, …): Godot 4 refuses any invalid UTF-8, and Godot
+            // 3.2.3 refuses this one too (issue 14's engine runs); taken as U+0000 it would
+            // re-encode as an empty string.
+            return Err(i);
+        }
         out.push(char::from_u32(cp).unwrap_or('\u{FFFD}'));
         i += extra + 1;
     }

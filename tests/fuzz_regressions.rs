@@ -253,3 +253,15 @@ fn explain_stops_at_the_element_limit() {
     let e = explain::explain(&bytes, &x);
     assert_eq!(e.error.map(|e| e.offset()), Some(err.offset()));
 }
+
+/// Found by the CI fuzz smoke (`roundtrip`, `-seed=1`): a Godot 4 String holding the overlong
+/// NUL `E0 80 80` decoded to `"\0"`, which encodes back as `""`. The engines refuse it (Godot
+/// 4 any invalid UTF-8, Godot 3.2.3 this overlong), and so do we now.
+#[test]
+fn an_overlong_nul_is_refused() {
+    let bytes = [4, 0, 0, 0, 3, 0, 0, 0, 0xe0, 0x80, 0x80, 0];
+    for dialect in [Dialect::Godot3, Dialect::Godot4] {
+        let r = decode(&bytes, dialect, &DecodeOptions::default());
+        assert!(r.is_err(), "{dialect:?}: {r:?}");
+    }
+}
