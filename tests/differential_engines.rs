@@ -43,12 +43,6 @@ const KNOWN: &[Known] = &[
         reason: "the same for a 5-byte form",
     },
     Known {
-        category: "engine_refuses_invalid_utf8_we_accept",
-        engines: &["godot3.2.3", "godot4.3", "godot4.4.1"],
-        repro: "0400000003000000e0808000",
-        reason: "the engines refuse the overlong e0 80 80 (ERR_INVALID_DATA); we decode it as U+0000",
-    },
-    Known {
         category: "g3_keeps_invalid_utf8_we_replace",
         engines: &["godot3.2.3"],
         repro: "0400000003000000eda08000",
