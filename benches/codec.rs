@@ -166,7 +166,7 @@ fn benches(c: &mut Criterion) {
             g.bench_function("w4_dict_into_reused_buffer", |b| {
                 b.iter(|| {
                     buf.clear();
-                    encode_into(black_box(value), d, &eopts, &mut buf).expect("encodes");
+                    encode_into(&mut buf, black_box(value), d, &eopts).expect("encodes");
                 })
             });
         }

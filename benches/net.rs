@@ -108,7 +108,9 @@ fn bench(c: &mut Criterion) {
                     s.set_nodelay(true).unwrap();
                     v.push(Framed::new(
                         s,
-                        VariantCodec::new(Dialect::Godot4, Framing::STORE_VAR),
+                        VariantCodec::new(
+                            &gdvariant::Format::new(Dialect::Godot4).framing(Framing::STORE_VAR),
+                        ),
                     ));
                 }
                 v

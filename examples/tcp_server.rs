@@ -30,7 +30,9 @@ async fn client(stream: TcpStream, settings: Settings) -> Result<i64, CodecError
     let (r, w) = stream.into_split();
     // The default decode options refuse full Objects: objects from the network are data a
     // client chose, and in the engine decoding one can run code.
-    let codec = VariantCodec::new(settings.dialect, settings.framing).with_max_frame(MAX_VALUE);
+    let codec =
+        VariantCodec::new(&gdvariant::Format::new(settings.dialect).framing(settings.framing))
+            .with_max_frame(MAX_VALUE);
     let mut values = FramedRead::new(r, codec.clone());
     let mut replies = FramedWrite::new(w, codec);
     let mut seq = 0;

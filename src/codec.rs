@@ -5,10 +5,10 @@
 //! use bytes::BytesMut;
 //! use gdvariant::codec::VariantCodec;
 //! use gdvariant::framing::Framing;
-//! use gdvariant::{Dialect, Variant};
+//! use gdvariant::{Format, Variant};
 //! use tokio_util::codec::{Decoder, Encoder};
 //!
-//! let mut codec = VariantCodec::new(Dialect::Godot4, Framing::STORE_VAR);
+//! let mut codec = VariantCodec::new(&Format::godot4().framing(Framing::STORE_VAR));
 //! let mut wire = BytesMut::new();
 //! codec.encode(Variant::Int(42), &mut wire)?;
 //! assert_eq!(&wire[..], [8, 0, 0, 0, 2, 0, 0, 0, 42, 0, 0, 0]);
@@ -19,10 +19,8 @@
 //! # Ok::<(), gdvariant::codec::CodecError>(())
 //! ```
 
-use crate::decode::DecodeOptions;
-use crate::dialect::Dialect;
-use crate::encode::EncodeOptions;
 use crate::error::EncodeError;
+use crate::format::Format;
 use crate::framing::{self, Availability, Bare, FrameError, Framing, DEFAULT_MAX_FRAME};
 use crate::variant::Variant;
 use bytes::BytesMut;
@@ -31,10 +29,7 @@ use tokio_util::codec::{Decoder, Encoder};
 /// Decodes and encodes values of one dialect in one framing.
 #[derive(Clone, Debug)]
 pub struct VariantCodec {
-    dialect: Dialect,
-    framing: Framing,
-    decode: DecodeOptions,
-    encode: EncodeOptions,
+    format: Format,
     max_frame: usize,
     /// Bytes consumed so far, so errors carry stream offsets.
     offset: usize,
@@ -42,29 +37,14 @@ pub struct VariantCodec {
 }
 
 impl VariantCodec {
-    /// A codec with default options (newest version, no objects, 256 MiB frames at most).
-    pub fn new(dialect: Dialect, framing: Framing) -> VariantCodec {
+    /// A codec of values laid out as `format` says (frames of 256 MiB at most).
+    pub fn new(format: &Format) -> VariantCodec {
         VariantCodec {
-            dialect,
-            framing,
-            decode: DecodeOptions::default(),
-            encode: EncodeOptions::default(),
+            format: format.clone(),
             max_frame: DEFAULT_MAX_FRAME,
             offset: 0,
             scratch: Vec::new(),
         }
-    }
-
-    /// Sets the decoding options.
-    pub fn with_decode_options(mut self, options: DecodeOptions) -> Self {
-        self.decode = options;
-        self
-    }
-
-    /// Sets the encoding options.
-    pub fn with_encode_options(mut self, options: EncodeOptions) -> Self {
-        self.encode = options;
-        self
     }
 
     /// Sets the largest frame accepted.
@@ -89,8 +69,14 @@ impl VariantCodec {
         if src.is_empty() {
             return Ok(None);
         }
-        if self.framing == Framing::Bare {
-            let r = framing::bare_value(src, self.dialect, &self.decode, self.max_frame, at_end);
+        if self.format.framing == Framing::Bare {
+            let r = framing::bare_value(
+                src,
+                self.format.dialect,
+                &self.format.decode,
+                self.max_frame,
+                at_end,
+            );
             return match r.map_err(|e| self.located(e))? {
                 Bare::Value(v, used) => {
                     // A final PackedByteArray may lack its padding at the end of the stream.
@@ -105,14 +91,8 @@ impl VariantCodec {
                 }
             };
         }
-        let avail = framing::available(
-            src,
-            self.framing,
-            self.dialect,
-            &self.decode,
-            self.max_frame,
-        )
-        .map_err(|e| self.located(e))?;
+        let avail =
+            framing::available(src, &self.format, self.max_frame).map_err(|e| self.located(e))?;
         match avail {
             Availability::NeedMore { needed } => {
                 src.reserve(reservation(needed, self.max_frame));
@@ -120,12 +100,12 @@ impl VariantCodec {
             }
             Availability::Complete { len } => {
                 let frame = src.split_to(len);
-                let at = self.offset + self.framing.prefix_len();
+                let at = self.offset + self.format.framing.prefix_len();
                 self.offset += len;
                 let (v, _) = crate::decode(
-                    &frame[self.framing.prefix_len()..],
-                    self.dialect,
-                    &self.decode,
+                    &frame[self.format.framing.prefix_len()..],
+                    self.format.dialect,
+                    &self.format.decode,
                 )
                 .map_err(|e| FrameError::Decode(e.shifted(at)))?;
                 Ok(Some(v))
@@ -163,13 +143,7 @@ impl Decoder for VariantCodec {
             None if src.is_empty() => Ok(None),
             None => Err(FrameError::Truncated {
                 offset: self.offset,
-                needed: match framing::available(
-                    src,
-                    self.framing,
-                    self.dialect,
-                    &self.decode,
-                    usize::MAX,
-                ) {
+                needed: match framing::available(src, &self.format, usize::MAX) {
                     Ok(Availability::NeedMore { needed }) => needed,
                     _ => 1,
                 },
@@ -184,13 +158,7 @@ impl Encoder<&Variant> for VariantCodec {
 
     fn encode(&mut self, value: &Variant, dst: &mut BytesMut) -> Result<(), CodecError> {
         self.scratch.clear();
-        framing::frame_into(
-            value,
-            self.dialect,
-            &self.encode,
-            self.framing,
-            &mut self.scratch,
-        )?;
+        framing::frame_into(&mut self.scratch, value, &self.format)?;
         dst.extend_from_slice(&self.scratch);
         Ok(())
     }

@@ -144,6 +144,12 @@ pub trait ToVariant {
     /// The value as a Variant.
     fn to_variant(&self) -> Variant;
 
+    /// The value as a Variant, borrowed where it already is one (a `Variant` is not cloned):
+    /// what [`to_vec`](crate::to_vec) and [`to_writer`](crate::to_writer) encode.
+    fn as_variant(&self) -> std::borrow::Cow<'_, Variant> {
+        std::borrow::Cow::Owned(self.to_variant())
+    }
+
     /// How a `Vec<Self>` is written: an Array by default; the element types that have a Packed
     /// array override this.
     #[doc(hidden)]

@@ -47,17 +47,17 @@ pub fn encode(
     options: &EncodeOptions,
 ) -> Result<Vec<u8>, EncodeError> {
     let mut out = Vec::new();
-    encode_into(value, dialect, options, &mut out)?;
+    encode_into(&mut out, value, dialect, options)?;
     Ok(out)
 }
 
 /// Appends the encoding of `value` to `out`, reserving exactly the bytes needed first, so a
 /// server can reuse one buffer for every packet. On error `out` is left unchanged.
 pub fn encode_into(
+    out: &mut Vec<u8>,
     value: &Variant,
     dialect: Dialect,
     options: &EncodeOptions,
-    out: &mut Vec<u8>,
 ) -> Result<(), EncodeError> {
     let ids = TypeIds::new();
     let len = size(value, dialect, options, &ids)?;

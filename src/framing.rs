@@ -17,8 +17,8 @@
 
 use crate::decode::DecodeOptions;
 use crate::dialect::Dialect;
-use crate::encode::EncodeOptions;
 use crate::error::{DecodeError, EncodeError};
+use crate::format::Format;
 use crate::variant::Variant;
 use std::fmt;
 use std::io::{self, Read, Write};
@@ -204,11 +204,10 @@ pub enum Availability {
 /// bytes that can never become a value, or a frame over `max_frame`.
 pub fn available(
     buf: &[u8],
-    framing: Framing,
-    dialect: Dialect,
-    options: &DecodeOptions,
+    format: &Format,
     max_frame: usize,
 ) -> Result<Availability, FrameError> {
+    let (framing, dialect, options) = (format.framing, format.dialect, &format.decode);
     match framing {
         Framing::Bare => match bare_value(buf, dialect, options, max_frame, false)? {
             Bare::Value(_, used) => Ok(Availability::Complete { len: used }),
@@ -315,42 +314,44 @@ pub struct Frames<'a> {
     done: bool,
 }
 
-/// Every frame of `bytes`, in order. Stops after the first error, which carries the absolute
-/// offset. The last bare value may lack the padding of a trailing `PackedByteArray`, as the
-/// engine's decoder allows.
+/// Every value of `bytes`, framed as `format` says, in order. Stops after the first error,
+/// which carries the absolute offset. The last bare value may lack the padding of a trailing
+/// `PackedByteArray`, as the engine's decoder allows. [`Frames::with_offsets`] gives each
+/// value with where its frame lies.
 ///
 /// ```
 /// use gdvariant::framing::{frames, Framing};
-/// use gdvariant::{DecodeOptions, Dialect, Variant};
+/// use gdvariant::{Format, Variant};
 /// // File.store_var(null) then File.store_var(42) in Godot 3.3 (godot-docs issue #4945).
 /// let file = [4, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 2, 0, 0, 0, 42, 0, 0, 0];
-/// let opts = DecodeOptions::default();
-/// let values: Vec<Variant> = frames(&file, Framing::STORE_VAR, Dialect::Godot3, &opts)
-///     .map(|f| f.map(|f| f.value))
-///     .collect::<Result<_, _>>()?;
+/// let format = Format::godot3().framing(Framing::STORE_VAR);
+/// let values: Vec<Variant> = frames(&file, &format).collect::<Result<_, _>>()?;
 /// assert_eq!(values, [Variant::Nil, Variant::Int(42)]);
 /// # Ok::<(), gdvariant::framing::FrameError>(())
 /// ```
-pub fn frames<'a>(
-    bytes: &'a [u8],
-    framing: Framing,
-    dialect: Dialect,
-    options: &'a DecodeOptions,
-) -> Frames<'a> {
+pub fn frames<'a>(bytes: &'a [u8], format: &'a Format) -> Frames<'a> {
     Frames {
         bytes,
         pos: 0,
-        framing,
-        dialect,
-        options,
+        framing: format.framing,
+        dialect: format.dialect,
+        options: &format.decode,
         done: false,
     }
 }
 
-impl Iterator for Frames<'_> {
-    type Item = Result<Frame, FrameError>;
+impl<'a> Frames<'a> {
+    /// Offset of the next frame (after the last one read).
+    pub fn offset(&self) -> usize {
+        self.pos
+    }
 
-    fn next(&mut self) -> Option<Self::Item> {
+    /// Each value with its frame's place in the input ([`Frame`]).
+    pub fn with_offsets(self) -> WithOffsets<Frames<'a>> {
+        WithOffsets(self)
+    }
+
+    fn next_frame(&mut self) -> Option<Result<Frame, FrameError>> {
         if self.done || self.pos >= self.bytes.len() {
             return None;
         }
@@ -423,17 +424,18 @@ fn decode_payload(
     })
 }
 
-/// Reads frames one at a time from any [`Read`]: a file of any size is walked holding one
-/// frame (plus a read buffer) in memory.
+/// Reads values one at a time from any [`Read`]: a file of any size is walked holding one
+/// frame (plus a read buffer) in memory. [`FrameReader::with_offsets`] gives each value with
+/// where its frame lies.
 ///
 /// ```
 /// use gdvariant::framing::{FrameReader, Framing};
-/// use gdvariant::{DecodeOptions, Dialect, Variant};
+/// use gdvariant::{Format, Variant};
 /// // StreamPeer.put_var("asd") with big_endian on: the prefix is big-endian, the payload not.
 /// let stream: &[u8] = &[0, 0, 0, 12, 4, 0, 0, 0, 3, 0, 0, 0, b'a', b's', b'd', 0];
-/// let mut r = FrameReader::new(stream, Framing::StoreVar { big_endian: true }, Dialect::Godot3,
-///     DecodeOptions::default());
-/// assert_eq!(r.next().unwrap()?.value, Variant::from("asd"));
+/// let format = Format::godot3().framing(Framing::StoreVar { big_endian: true });
+/// let mut r = FrameReader::new(stream, &format);
+/// assert_eq!(r.next().unwrap()?, Variant::from("asd"));
 /// assert!(r.next().is_none());
 /// # Ok::<(), gdvariant::framing::FrameError>(())
 /// ```
@@ -452,13 +454,13 @@ pub struct FrameReader<R> {
 }
 
 impl<R: Read> FrameReader<R> {
-    /// A reader of `framing` frames of `dialect` values.
-    pub fn new(inner: R, framing: Framing, dialect: Dialect, options: DecodeOptions) -> Self {
+    /// A reader of values framed as `format` says.
+    pub fn new(inner: R, format: &Format) -> Self {
         FrameReader {
             inner,
-            framing,
-            dialect,
-            options,
+            framing: format.framing,
+            dialect: format.dialect,
+            options: format.decode.clone(),
             max_frame: DEFAULT_MAX_FRAME,
             buf: Vec::new(),
             offset: 0,
@@ -476,6 +478,11 @@ impl<R: Read> FrameReader<R> {
     /// Absolute offset of the next frame.
     pub fn offset(&self) -> usize {
         self.offset
+    }
+
+    /// Each value with its frame's place in the input ([`Frame`]).
+    pub fn with_offsets(self) -> WithOffsets<FrameReader<R>> {
+        WithOffsets(self)
     }
 
     fn io(&self, source: io::Error) -> FrameError {
@@ -598,9 +605,43 @@ impl<R: Read> FrameReader<R> {
 }
 
 impl<R: Read> Iterator for FrameReader<R> {
+    type Item = Result<Variant, FrameError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_frame().map(|r| r.map(|f| f.value))
+    }
+}
+
+impl<R: Read> Iterator for WithOffsets<FrameReader<R>> {
     type Item = Result<Frame, FrameError>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        self.0.next_frame()
+    }
+}
+
+impl Iterator for Frames<'_> {
+    type Item = Result<Variant, FrameError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_frame().map(|r| r.map(|f| f.value))
+    }
+}
+
+impl Iterator for WithOffsets<Frames<'_>> {
+    type Item = Result<Frame, FrameError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next_frame()
+    }
+}
+
+/// Values with their frames' places in the input: [`Frames::with_offsets`],
+/// [`FrameReader::with_offsets`].
+pub struct WithOffsets<I>(I);
+
+impl<R: Read> FrameReader<R> {
+    fn next_frame(&mut self) -> Option<Result<Frame, FrameError>> {
         if self.failed {
             return None;
         }
@@ -619,23 +660,18 @@ impl<R: Read> Iterator for FrameReader<R> {
 ///
 /// ```
 /// use gdvariant::framing::{frame_into, Framing};
-/// use gdvariant::{Dialect, EncodeOptions, Variant};
+/// use gdvariant::{Format, Variant};
 /// let mut out = Vec::new();
-/// frame_into(&Variant::Int(42), Dialect::Godot3, &EncodeOptions::default(), Framing::STORE_VAR, &mut out)?;
+/// frame_into(&mut out, &Variant::Int(42), &Format::godot3().framing(Framing::STORE_VAR))?;
 /// // File.store_var(42) in Godot 3.3 (godot-docs issue #4945).
 /// assert_eq!(out, [8, 0, 0, 0, 2, 0, 0, 0, 42, 0, 0, 0]);
 /// # Ok::<(), gdvariant::EncodeError>(())
 /// ```
-pub fn frame_into(
-    value: &Variant,
-    dialect: Dialect,
-    options: &EncodeOptions,
-    framing: Framing,
-    out: &mut Vec<u8>,
-) -> Result<(), EncodeError> {
+pub fn frame_into(out: &mut Vec<u8>, value: &Variant, format: &Format) -> Result<(), EncodeError> {
+    let (dialect, options, framing) = (format.dialect, &format.encode, format.framing);
     let start = out.len();
     out.extend_from_slice(&[0; 4][..framing.prefix_len()]);
-    if let Err(e) = crate::encode_into(value, dialect, options, out) {
+    if let Err(e) = crate::encode_into(out, value, dialect, options) {
         out.truncate(start);
         return Err(e);
     }
@@ -679,12 +715,10 @@ pub enum WriteError {
 pub fn write_frame<W: Write>(
     w: &mut W,
     value: &Variant,
-    dialect: Dialect,
-    options: &EncodeOptions,
-    framing: Framing,
+    format: &Format,
 ) -> Result<usize, WriteError> {
     let mut out = Vec::new();
-    frame_into(value, dialect, options, framing, &mut out)?;
+    frame_into(&mut out, value, format)?;
     w.write_all(&out)?;
     Ok(out.len())
 }

@@ -284,7 +284,13 @@ fn read_as(bytes: &[u8], cut: bool, era: Era, framing: Framing) -> Candidate {
         error: None,
         kinds: Vec::new(),
     };
-    for f in frames(bytes, framing, era.dialect, &dopts) {
+    let format = crate::Format {
+        dialect: era.dialect,
+        framing,
+        decode: dopts.clone(),
+        encode: Default::default(),
+    };
+    for f in frames(bytes, &format).with_offsets() {
         match f {
             Ok(frame) => {
                 let payload = &bytes[frame.payload_offset(framing)..frame.offset + frame.len];
@@ -303,7 +309,7 @@ fn read_as(bytes: &[u8], cut: bool, era: Era, framing: Framing) -> Candidate {
             Err(e) => {
                 let unfinished = cut
                     && matches!(
-                        available(&bytes[c.used..], framing, era.dialect, &dopts, usize::MAX),
+                        available(&bytes[c.used..], &format, usize::MAX),
                         Ok(Availability::NeedMore { .. })
                     );
                 if unfinished {

@@ -282,7 +282,7 @@ fn encoding_makes_one_exact_allocation() {
         assert_eq!(bytes.capacity(), bytes.len(), "{name}");
         let mut buf = Vec::with_capacity(bytes.len() + 8);
         buf.extend_from_slice(b"prefix");
-        let (r, c) = counted(|| encode_into(v, Dialect::Godot4, eo, &mut buf));
+        let (r, c) = counted(|| encode_into(&mut buf, v, Dialect::Godot4, eo));
         r.unwrap();
         assert_eq!(c.allocs + c.reallocs, 0, "{name}: {c:?}");
         assert_eq!(&buf[6..], &bytes[..], "{name}");

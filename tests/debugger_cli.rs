@@ -153,11 +153,14 @@ fn godot3_game_driven_from_the_command_line() {
 
 fn frame(v: &Variant, out: &mut Vec<u8>) {
     frame_into(
-        v,
-        Dialect::Godot4,
-        &EncodeOptions::default(),
-        Framing::PacketStream,
         out,
+        v,
+        &gdvariant::Format {
+            dialect: Dialect::Godot4,
+            framing: Framing::PacketStream,
+            decode: Default::default(),
+            encode: EncodeOptions::default().clone(),
+        },
     )
     .unwrap();
 }

@@ -190,8 +190,8 @@ proptest! {
 
     #[test]
     fn serde_values_survive_godot3_bytes(p in player().prop_filter("engine-safe strings", engine_safe)) {
-        let bytes = gdvariant::serde::to_bytes(&p, Dialect::Godot3, &EncodeOptions::default()).unwrap();
-        let back: Player = gdvariant::serde::from_bytes(&bytes, Dialect::Godot3, &DecodeOptions::default()).unwrap();
+        let bytes = gdvariant::serde::to_vec(&p, &gdvariant::Format::godot3()).unwrap();
+        let back: Player = gdvariant::serde::from_slice(&bytes, &gdvariant::Format::godot3()).unwrap();
         prop_assert_eq!(back, p);
     }
 

@@ -19,8 +19,8 @@ fn raw_dictionary(dialect: Dialect, pairs: &[(Variant, Variant)]) -> Vec<u8> {
     out.extend_from_slice(&(pairs.len() as u32).to_le_bytes());
     let o = EncodeOptions::default();
     for (k, v) in pairs {
-        encode_into(k, dialect, &o, &mut out).unwrap();
-        encode_into(v, dialect, &o, &mut out).unwrap();
+        encode_into(&mut out, k, dialect, &o).unwrap();
+        encode_into(&mut out, v, dialect, &o).unwrap();
     }
     out
 }

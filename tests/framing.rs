@@ -78,7 +78,17 @@ fn slices_read_and_write_every_engine_stream_exactly() {
     let mut bad = Mismatches::default();
     let all = streams();
     for s in &all {
-        let got: Result<Vec<_>, _> = frames(&s.bytes, s.framing, Dialect::Godot3, &opts).collect();
+        let got: Result<Vec<_>, _> = frames(
+            &s.bytes,
+            &gdvariant::Format {
+                dialect: Dialect::Godot3,
+                framing: s.framing,
+                decode: opts.clone(),
+                encode: Default::default(),
+            },
+        )
+        .with_offsets()
+        .collect();
         let got = match got {
             Ok(g) => g,
             Err(e) => {
@@ -103,7 +113,17 @@ fn slices_read_and_write_every_engine_stream_exactly() {
                 version: Some(G323),
                 ..EncodeOptions::default()
             };
-            frame_into(&f.value, Dialect::Godot3, &eopts, s.framing, &mut written).unwrap();
+            frame_into(
+                &mut written,
+                &f.value,
+                &gdvariant::Format {
+                    dialect: Dialect::Godot3,
+                    framing: s.framing,
+                    decode: Default::default(),
+                    encode: eopts.clone(),
+                },
+            )
+            .unwrap();
         }
         if written != s.bytes {
             bad.push(&s.name, "re-framed bytes differ from the engine's file");
@@ -130,19 +150,32 @@ impl Read for Dribble<'_> {
 #[test]
 fn the_streaming_reader_agrees_with_the_slice_reader_at_any_read_size() {
     for s in streams() {
-        let whole: Vec<Variant> = frames(&s.bytes, s.framing, Dialect::Godot3, &g3())
-            .map(|f| f.unwrap().value)
-            .collect();
+        let whole: Vec<Variant> = frames(
+            &s.bytes,
+            &gdvariant::Format {
+                dialect: Dialect::Godot3,
+                framing: s.framing,
+                decode: g3().clone(),
+                encode: Default::default(),
+            },
+        )
+        .with_offsets()
+        .map(|f| f.unwrap().value)
+        .collect();
         for step in [1, 3, 4, 7, 4096] {
             let r = FrameReader::new(
                 Dribble {
                     data: &s.bytes,
                     step,
                 },
-                s.framing,
-                Dialect::Godot3,
-                g3(),
-            );
+                &gdvariant::Format {
+                    dialect: Dialect::Godot3,
+                    framing: s.framing,
+                    decode: g3(),
+                    encode: Default::default(),
+                },
+            )
+            .with_offsets();
             let got: Vec<Variant> = r.map(|f| f.unwrap().value).collect();
             assert_eq!(got, whole, "{} read {step} bytes at a time", s.name);
         }
@@ -155,17 +188,30 @@ fn the_streaming_reader_agrees_with_the_slice_reader_at_any_read_size() {
 fn bare_values_stream_too() {
     let s = &streams()[0];
     let bare: Vec<u8> = s.values.concat();
-    let whole: Vec<Variant> = frames(&bare, Framing::Bare, Dialect::Godot3, &g3())
-        .map(|f| f.unwrap().value)
-        .collect();
+    let whole: Vec<Variant> = frames(
+        &bare,
+        &gdvariant::Format {
+            dialect: Dialect::Godot3,
+            framing: Framing::Bare,
+            decode: g3().clone(),
+            encode: Default::default(),
+        },
+    )
+    .with_offsets()
+    .map(|f| f.unwrap().value)
+    .collect();
     assert_eq!(whole.len(), s.values.len());
     for step in [1, 5, 64] {
         let r = FrameReader::new(
             Dribble { data: &bare, step },
-            Framing::Bare,
-            Dialect::Godot3,
-            g3(),
-        );
+            &gdvariant::Format {
+                dialect: Dialect::Godot3,
+                framing: Framing::Bare,
+                decode: g3(),
+                encode: Default::default(),
+            },
+        )
+        .with_offsets();
         let got: Vec<Variant> = r.map(|f| f.unwrap().value).collect();
         assert_eq!(got, whole, "bare, {step} bytes at a time");
     }
@@ -176,9 +222,18 @@ fn bare_values_stream_too() {
 #[test]
 fn availability_is_need_more_until_each_frame_is_whole() {
     for s in streams() {
-        let lens: Vec<usize> = frames(&s.bytes, s.framing, Dialect::Godot3, &g3())
-            .map(|f| f.unwrap().len)
-            .collect();
+        let lens: Vec<usize> = frames(
+            &s.bytes,
+            &gdvariant::Format {
+                dialect: Dialect::Godot3,
+                framing: s.framing,
+                decode: g3().clone(),
+                encode: Default::default(),
+            },
+        )
+        .with_offsets()
+        .map(|f| f.unwrap().len)
+        .collect();
         check_availability(&s.name, &s.bytes, s.framing, &lens);
         let bare: Vec<u8> = s.values.concat();
         let bare_lens: Vec<usize> = s.values.iter().map(Vec::len).collect();
@@ -192,9 +247,12 @@ fn check_availability(name: &str, bytes: &[u8], framing: Framing, lens: &[usize]
         for have in 0..len {
             let a = available(
                 &bytes[start..start + have],
-                framing,
-                Dialect::Godot3,
-                &g3(),
+                &gdvariant::Format {
+                    dialect: Dialect::Godot3,
+                    framing,
+                    decode: g3().clone(),
+                    encode: Default::default(),
+                },
                 DEFAULT_MAX_FRAME,
             );
             match a {
@@ -209,9 +267,12 @@ fn check_availability(name: &str, bytes: &[u8], framing: Framing, lens: &[usize]
         }
         let a = available(
             &bytes[start..start + len],
-            framing,
-            Dialect::Godot3,
-            &g3(),
+            &gdvariant::Format {
+                dialect: Dialect::Godot3,
+                framing,
+                decode: g3().clone(),
+                encode: Default::default(),
+            },
             DEFAULT_MAX_FRAME,
         );
         assert_eq!(a.unwrap(), Availability::Complete { len }, "{name}");
@@ -226,31 +287,40 @@ fn engine_vectors_from_issue_reports() {
     let e = EncodeOptions::default();
     let mut out = Vec::new();
     frame_into(
-        &Variant::Nil,
-        Dialect::Godot3,
-        &e,
-        Framing::STORE_VAR,
         &mut out,
+        &Variant::Nil,
+        &gdvariant::Format {
+            dialect: Dialect::Godot3,
+            framing: Framing::STORE_VAR,
+            decode: Default::default(),
+            encode: e.clone(),
+        },
     )
     .unwrap();
     assert_eq!(out, unhex("0400000000000000"));
     out.clear();
     frame_into(
-        &Variant::Int(42),
-        Dialect::Godot3,
-        &e,
-        Framing::STORE_VAR,
         &mut out,
+        &Variant::Int(42),
+        &gdvariant::Format {
+            dialect: Dialect::Godot3,
+            framing: Framing::STORE_VAR,
+            decode: Default::default(),
+            encode: e.clone(),
+        },
     )
     .unwrap();
     assert_eq!(out, unhex("08000000020000002a000000"));
     out.clear();
     frame_into(
-        &"asd".into(),
-        Dialect::Godot3,
-        &e,
-        Framing::STORE_VAR,
         &mut out,
+        &"asd".into(),
+        &gdvariant::Format {
+            dialect: Dialect::Godot3,
+            framing: Framing::STORE_VAR,
+            decode: Default::default(),
+            encode: e.clone(),
+        },
     )
     .unwrap();
     assert_eq!(out, unhex("0c000000040000000300000061736400"));
@@ -260,12 +330,31 @@ fn engine_vectors_from_issue_reports() {
 fn truncated_and_lying_frames_are_errors_with_offsets() {
     let s = &streams()[0];
     // Cut inside the third frame.
-    let lens: Vec<usize> = frames(&s.bytes, s.framing, Dialect::Godot3, &g3())
-        .map(|f| f.unwrap().len)
-        .collect();
+    let lens: Vec<usize> = frames(
+        &s.bytes,
+        &gdvariant::Format {
+            dialect: Dialect::Godot3,
+            framing: s.framing,
+            decode: g3().clone(),
+            encode: Default::default(),
+        },
+    )
+    .with_offsets()
+    .map(|f| f.unwrap().len)
+    .collect();
     let third = lens[0] + lens[1];
     let cut = &s.bytes[..third + 6];
-    let r: Vec<_> = frames(cut, s.framing, Dialect::Godot3, &g3()).collect();
+    let r: Vec<_> = frames(
+        cut,
+        &gdvariant::Format {
+            dialect: Dialect::Godot3,
+            framing: s.framing,
+            decode: g3().clone(),
+            encode: Default::default(),
+        },
+    )
+    .with_offsets()
+    .collect();
     assert_eq!(r.len(), 3);
     match &r[2] {
         Err(FrameError::Truncated { offset, needed }) => {
@@ -276,7 +365,16 @@ fn truncated_and_lying_frames_are_errors_with_offsets() {
     }
     // A prefix of 0xffffffff: the streaming reader refuses it before reading anything more.
     let lying = [0xff, 0xff, 0xff, 0xff, 2, 0, 0, 0];
-    let mut r = FrameReader::new(&lying[..], Framing::STORE_VAR, Dialect::Godot3, g3());
+    let mut r = FrameReader::new(
+        &lying[..],
+        &gdvariant::Format {
+            dialect: Dialect::Godot3,
+            framing: Framing::STORE_VAR,
+            decode: g3(),
+            encode: Default::default(),
+        },
+    )
+    .with_offsets();
     assert!(matches!(
         r.next(),
         Some(Err(FrameError::TooLarge { offset: 0, .. }))
@@ -284,7 +382,17 @@ fn truncated_and_lying_frames_are_errors_with_offsets() {
     assert!(r.next().is_none(), "the reader stops after an error");
     // A payload that does not decode: the error offset is absolute in the file.
     let bad = [4, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 99, 0, 0, 0, 0, 0, 0, 0];
-    let r: Vec<_> = frames(&bad, Framing::STORE_VAR, Dialect::Godot3, &g3()).collect();
+    let r: Vec<_> = frames(
+        &bad,
+        &gdvariant::Format {
+            dialect: Dialect::Godot3,
+            framing: Framing::STORE_VAR,
+            decode: g3().clone(),
+            encode: Default::default(),
+        },
+    )
+    .with_offsets()
+    .collect();
     match &r[1] {
         Err(FrameError::Decode(e)) => assert_eq!(e.offset(), 12, "{e}"),
         other => panic!("{other:?}"),
@@ -315,15 +423,54 @@ fn garbage_never_panics() {
         }
         for f in framings {
             for d in Dialect::ALL {
-                let _ = frames(&b, f, d, &DecodeOptions::default()).count();
-                let _ = FrameReader::new(&b[..], f, d, DecodeOptions::default()).count();
-                let _ = available(&b, f, d, &DecodeOptions::default(), 1 << 20);
+                let _ = frames(
+                    &b,
+                    &gdvariant::Format {
+                        dialect: d,
+                        framing: f,
+                        decode: DecodeOptions::default().clone(),
+                        encode: Default::default(),
+                    },
+                )
+                .with_offsets()
+                .count();
+                let _ = FrameReader::new(
+                    &b[..],
+                    &gdvariant::Format {
+                        dialect: d,
+                        framing: f,
+                        decode: DecodeOptions::default(),
+                        encode: Default::default(),
+                    },
+                )
+                .with_offsets()
+                .count();
+                let _ = available(
+                    &b,
+                    &gdvariant::Format {
+                        dialect: d,
+                        framing: f,
+                        decode: DecodeOptions::default().clone(),
+                        encode: Default::default(),
+                    },
+                    1 << 20,
+                );
             }
         }
     }
     let s = &streams()[5];
     for cut in 0..s.bytes.len() {
-        let _ = frames(&s.bytes[..cut], s.framing, Dialect::Godot3, &g3()).count();
+        let _ = frames(
+            &s.bytes[..cut],
+            &gdvariant::Format {
+                dialect: Dialect::Godot3,
+                framing: s.framing,
+                decode: g3().clone(),
+                encode: Default::default(),
+            },
+        )
+        .with_offsets()
+        .count();
     }
 }
 
@@ -341,9 +488,12 @@ fn availability_of_every_small_godot3_value() {
         for have in 0..f.bytes.len() {
             match available(
                 &f.bytes[..have],
-                Framing::Bare,
-                Dialect::Godot3,
-                &opts,
+                &gdvariant::Format {
+                    dialect: Dialect::Godot3,
+                    framing: Framing::Bare,
+                    decode: opts.clone(),
+                    encode: Default::default(),
+                },
                 1 << 20,
             ) {
                 Ok(Availability::NeedMore { .. }) => {}
@@ -354,7 +504,16 @@ fn availability_of_every_small_godot3_value() {
                 ),
             }
         }
-        let a = available(&f.bytes, Framing::Bare, Dialect::Godot3, &opts, 1 << 20);
+        let a = available(
+            &f.bytes,
+            &gdvariant::Format {
+                dialect: Dialect::Godot3,
+                framing: Framing::Bare,
+                decode: opts.clone(),
+                encode: Default::default(),
+            },
+            1 << 20,
+        );
         assert_eq!(
             a.unwrap(),
             Availability::Complete { len: f.bytes.len() },

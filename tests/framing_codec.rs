@@ -20,12 +20,15 @@ fn opts() -> DecodeOptions {
 }
 
 fn codec(framing: Framing) -> VariantCodec {
-    VariantCodec::new(Dialect::Godot3, framing)
-        .with_decode_options(opts())
-        .with_encode_options(EncodeOptions {
+    VariantCodec::new(&gdvariant::Format {
+        dialect: Dialect::Godot3,
+        framing,
+        decode: opts(),
+        encode: EncodeOptions {
             version: Some(G323),
             ..EncodeOptions::default()
-        })
+        },
+    })
 }
 
 /// Feeds `bytes` `step` at a time, as a socket would, then signals the end.
@@ -68,9 +71,18 @@ fn streams() -> Vec<(String, Framing, Vec<u8>)> {
 #[test]
 fn the_codec_reads_and_writes_every_engine_stream() {
     for (name, framing, bytes) in streams() {
-        let want: Vec<Variant> = frames(&bytes, framing, Dialect::Godot3, &opts())
-            .map(|f| f.unwrap().value)
-            .collect();
+        let want: Vec<Variant> = frames(
+            &bytes,
+            &gdvariant::Format {
+                dialect: Dialect::Godot3,
+                framing,
+                decode: opts().clone(),
+                encode: Default::default(),
+            },
+        )
+        .with_offsets()
+        .map(|f| f.unwrap().value)
+        .collect();
         for step in [1, 2, 5, 64, 1 << 20] {
             let got = feed(&mut codec(framing), &bytes, step).unwrap();
             assert_eq!(got, want, "{name}, {step} bytes at a time");
@@ -101,10 +113,19 @@ fn the_codec_reads_and_writes_every_engine_stream() {
 fn errors_carry_stream_offsets() {
     let (_, framing, bytes) = streams().remove(0);
     // Cut in the middle of the third frame: the end of the stream is an error there.
-    let first_two: usize = frames(&bytes, framing, Dialect::Godot3, &opts())
-        .take(2)
-        .map(|f| f.unwrap().len)
-        .sum();
+    let first_two: usize = frames(
+        &bytes,
+        &gdvariant::Format {
+            dialect: Dialect::Godot3,
+            framing,
+            decode: opts().clone(),
+            encode: Default::default(),
+        },
+    )
+    .with_offsets()
+    .take(2)
+    .map(|f| f.unwrap().len)
+    .sum();
     match feed(&mut codec(framing), &bytes[..first_two + 6], 3) {
         Err(CodecError::Frame(FrameError::Truncated { offset, .. })) => {
             assert_eq!(offset, first_two)

@@ -61,7 +61,9 @@ fn a_lying_prefix_does_not_make_the_codec_reserve_it() {
     let mut input = (200u32 << 20).to_le_bytes().to_vec();
     input.extend_from_slice(&[2, 0, 0, 0]);
     let (r, peak) = peak_during(|| {
-        let mut codec = codec::VariantCodec::new(Dialect::Godot4, Framing::STORE_VAR);
+        let mut codec = codec::VariantCodec::new(
+            &gdvariant::Format::new(Dialect::Godot4).framing(Framing::STORE_VAR),
+        );
         let mut buf = BytesMut::from(&input[..]);
         codec.decode(&mut buf).map(|v| v.is_none())
     });

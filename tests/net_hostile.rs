@@ -110,8 +110,17 @@ macro_rules! settings {
 
 fn frame(v: &Variant, dialect: Dialect, framing: Framing) -> Vec<u8> {
     let mut out = Vec::new();
-    gdvariant::framing::frame_into(v, dialect, &EncodeOptions::default(), framing, &mut out)
-        .unwrap();
+    gdvariant::framing::frame_into(
+        &mut out,
+        v,
+        &gdvariant::Format {
+            dialect,
+            framing,
+            decode: Default::default(),
+            encode: EncodeOptions::default().clone(),
+        },
+    )
+    .unwrap();
     out
 }
 
@@ -146,7 +155,7 @@ async fn tcp_case(dialect: Dialect, framing: Framing) {
         settings!(tcp_server, dialect, framing),
         lines.log(),
     ));
-    let codec = VariantCodec::new(dialect, framing);
+    let codec = VariantCodec::new(&gdvariant::Format::new(dialect).framing(framing));
     let mut good = Framed::new(
         TcpStream::connect(("127.0.0.1", port)).await.unwrap(),
         codec,

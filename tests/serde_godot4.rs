@@ -4,8 +4,8 @@
 mod common;
 use common::*;
 use gdvariant::math::{Color, Transform3D, Vector2, Vector3};
-use gdvariant::serde::{from_bytes, from_variant, to_bytes, to_variant};
-use gdvariant::{DecodeOptions, Dialect, EncodeOptions, GodotVariant, Variant, Version};
+use gdvariant::serde::{from_slice, from_variant, to_variant, to_vec};
+use gdvariant::{DecodeOptions, Dialect, Format, GodotVariant, Variant, Version};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -18,15 +18,13 @@ fn fixture(name: &str) -> Fixture {
         .unwrap_or_else(|| panic!("no Godot 4 fixture `{name}`"))
 }
 
-fn dopts() -> DecodeOptions {
-    DecodeOptions {
-        version: Some(G43),
-        ..Default::default()
-    }
+/// Bare Godot 4.3 values, as the fixtures were made.
+fn g43() -> Format {
+    Format::godot4().version(G43)
 }
 
-fn eopts() -> EncodeOptions {
-    EncodeOptions {
+fn dopts() -> DecodeOptions {
+    DecodeOptions {
         version: Some(G43),
         ..Default::default()
     }
@@ -43,10 +41,10 @@ struct Player {
 #[test]
 fn serde_players_match_the_engine_bytes() {
     let f = fixture("big_players");
-    let players: Vec<Player> = from_bytes(&f.bytes, Dialect::Godot4, &dopts()).unwrap();
+    let players: Vec<Player> = from_slice(&f.bytes, &g43()).unwrap();
     assert_eq!(players.len(), 100);
     assert_eq!(players[7].pos, Vector2::new(7.0, 14.0));
-    let bytes = to_bytes(&players, Dialect::Godot4, &eopts()).unwrap();
+    let bytes = to_vec(&players, &g43()).unwrap();
     assert_eq!(hex(&bytes), hex(&f.bytes));
 }
 
@@ -73,7 +71,7 @@ struct GameState {
 #[test]
 fn serde_reads_the_engine_game_state() {
     let f = fixture("game_state");
-    let s: GameState = from_bytes(&f.bytes, Dialect::Godot4, &dopts()).unwrap();
+    let s: GameState = from_slice(&f.bytes, &g43()).unwrap();
     assert_eq!((s.version, s.seed), (3, 1234567890123));
     assert_eq!(s.time, 1234.5678);
     assert_eq!(s.players[19].name, "player_19");
@@ -100,7 +98,7 @@ enum Unit {
 #[test]
 fn serde_internally_tagged_enum_matches_the_engine() {
     let f = fixture("dict_str_keys");
-    let u: Unit = from_bytes(&f.bytes, Dialect::Godot4, &dopts()).unwrap();
+    let u: Unit = from_slice(&f.bytes, &g43()).unwrap();
     assert_eq!(
         u,
         Unit::X {
@@ -108,10 +106,7 @@ fn serde_internally_tagged_enum_matches_the_engine() {
             alive: true
         }
     );
-    assert_eq!(
-        hex(&to_bytes(&u, Dialect::Godot4, &eopts()).unwrap()),
-        hex(&f.bytes)
-    );
+    assert_eq!(hex(&to_vec(&u, &g43()).unwrap()), hex(&f.bytes));
 }
 
 #[derive(Serialize, Deserialize, Debug, PartialEq)]

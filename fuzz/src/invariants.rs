@@ -643,7 +643,17 @@ pub fn check_framing(setup: &Setup, payload: &[u8]) {
         too_large: false,
     };
     let mut bounds = Vec::new();
-    for f in frames(payload, setup.framing, setup.dialect, &setup.options) {
+    for f in frames(
+        payload,
+        &gdvariant::Format {
+            dialect: setup.dialect,
+            framing: setup.framing,
+            decode: setup.options.clone(),
+            encode: Default::default(),
+        },
+    )
+    .with_offsets()
+    {
         match f {
             Ok(f) => {
                 assert!(
@@ -673,7 +683,17 @@ pub fn check_framing(setup: &Setup, payload: &[u8]) {
             error: None,
             too_large: false,
         };
-        for f in FrameReader::new(reader, setup.framing, setup.dialect, setup.options.clone()) {
+        for f in FrameReader::new(
+            reader,
+            &gdvariant::Format {
+                dialect: setup.dialect,
+                framing: setup.framing,
+                decode: setup.options.clone(),
+                encode: Default::default(),
+            },
+        )
+        .with_offsets()
+        {
             match f {
                 Ok(f) => seen.values.push(f.value),
                 Err(e) => {
@@ -691,9 +711,12 @@ pub fn check_framing(setup: &Setup, payload: &[u8]) {
         let frame = &payload[offset..offset + len];
         let whole = available(
             frame,
-            setup.framing,
-            setup.dialect,
-            &setup.options,
+            &gdvariant::Format {
+                dialect: setup.dialect,
+                framing: setup.framing,
+                decode: setup.options.clone(),
+                encode: Default::default(),
+            },
             usize::MAX,
         );
         // A bare value that ends in a PackedByteArray without its padding is whole only at
@@ -712,9 +735,12 @@ pub fn check_framing(setup: &Setup, payload: &[u8]) {
         if len > 0 {
             let part = available(
                 &frame[..len - 1],
-                setup.framing,
-                setup.dialect,
-                &setup.options,
+                &gdvariant::Format {
+                    dialect: setup.dialect,
+                    framing: setup.framing,
+                    decode: setup.options.clone(),
+                    encode: Default::default(),
+                },
                 usize::MAX,
             );
             assert!(
@@ -733,7 +759,17 @@ pub fn check_codec(setup: &Setup, payload: &[u8]) {
         error: None,
         too_large: false,
     };
-    for f in frames(payload, setup.framing, setup.dialect, &setup.options) {
+    for f in frames(
+        payload,
+        &gdvariant::Format {
+            dialect: setup.dialect,
+            framing: setup.framing,
+            decode: setup.options.clone(),
+            encode: Default::default(),
+        },
+    )
+    .with_offsets()
+    {
         match f {
             Ok(f) => slice.values.push(f.value),
             Err(e) => {
@@ -748,9 +784,13 @@ pub fn check_codec(setup: &Setup, payload: &[u8]) {
         // `a_lying_prefix_does_not_make_the_codec_reserve_it`). A limit a little above the
         // input keeps the budget meaningful for everything else; a claim beyond it is a
         // `TooLarge` error, which `frames` must also see as an error.
-        let mut codec = VariantCodec::new(setup.dialect, setup.framing)
-            .with_decode_options(setup.options.clone())
-            .with_max_frame(2 * payload.len() + 64);
+        let format = gdvariant::Format {
+            dialect: setup.dialect,
+            framing: setup.framing,
+            decode: setup.options.clone(),
+            encode: Default::default(),
+        };
+        let mut codec = VariantCodec::new(&format).with_max_frame(2 * payload.len() + 64);
         let mut buf = BytesMut::new();
         let mut seen = Seen {
             values: Vec::new(),
@@ -803,7 +843,17 @@ fn codec_offset(e: &CodecError) -> usize {
 pub fn check_explain(setup: &Setup, payload: &[u8]) {
     let mut values = 0;
     let mut error = None;
-    for f in frames(payload, setup.framing, setup.dialect, &setup.options) {
+    for f in frames(
+        payload,
+        &gdvariant::Format {
+            dialect: setup.dialect,
+            framing: setup.framing,
+            decode: setup.options.clone(),
+            encode: Default::default(),
+        },
+    )
+    .with_offsets()
+    {
         match f {
             Ok(_) => values += 1,
             Err(e) => {

@@ -9,7 +9,7 @@ use gdvariant::explain::ExplainOptions;
 use gdvariant::framing::{frame_into, Frame, FrameError, FrameReader, Framing};
 use gdvariant::guess::Confidence;
 use gdvariant::migrate::{migrate, Report, Target};
-use gdvariant::{json, DecodeOptions, Dialect, EncodeOptions, Variant, Version};
+use gdvariant::{json, DecodeOptions, Dialect, EncodeOptions, Format, Variant, Version};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -243,7 +243,13 @@ pub fn decode(a: DecodeArgs) -> Result<(), Failure> {
     };
     let (d, v, f) = resolved;
     let chained = std::io::Read::chain(std::io::Cursor::new(start), input);
-    let reader = FrameReader::new(chained, f, d, dopts(v));
+    let format = Format {
+        dialect: d,
+        framing: f,
+        decode: dopts(v),
+        encode: EncodeOptions::default(),
+    };
+    let reader = FrameReader::new(chained, &format).with_offsets();
     let mut seen = 0usize;
     for frame in reader {
         seen += 1;
@@ -317,9 +323,15 @@ pub fn encode(a: EncodeArgs) -> Result<(), Failure> {
     };
     let mut sink = Sink::new(a.output.as_deref())?;
     let mut buf = Vec::new();
+    let out_format = Format {
+        dialect,
+        framing,
+        decode: DecodeOptions::default(),
+        encode: eopts,
+    };
     let mut put = |n: usize, v: &Variant, sink: &mut Sink| -> Result<(), Failure> {
         buf.clear();
-        frame_into(v, dialect, &eopts, framing, &mut buf)
+        frame_into(&mut buf, v, &out_format)
             .map_err(|e| Failure::data(format!("{}: value {n}: {e}", shown(&a.file))))?;
         sink.write(&buf)
     };
@@ -424,7 +436,19 @@ pub fn convert(a: ConvertArgs) -> Result<(), Failure> {
     let mut report = Report::default();
     let mut buf = Vec::new();
     let mut n = 0usize;
-    for frame in FrameReader::new(open(&a.input)?, framing, from.dialect, dopts) {
+    let in_format = Format {
+        dialect: from.dialect,
+        framing,
+        decode: dopts,
+        encode: EncodeOptions::default(),
+    };
+    let out_format = Format {
+        dialect: to.dialect,
+        framing,
+        decode: DecodeOptions::default(),
+        encode: eopts,
+    };
+    for frame in FrameReader::new(open(&a.input)?, &in_format).with_offsets() {
         let frame = match frame {
             Ok(f) => f,
             Err(e) => {
@@ -439,7 +463,7 @@ pub fn convert(a: ConvertArgs) -> Result<(), Failure> {
         }
         report.merge(r);
         buf.clear();
-        if let Err(e) = frame_into(&value, to.dialect, &eopts, framing, &mut buf) {
+        if let Err(e) = frame_into(&mut buf, &value, &out_format) {
             cleanup(file);
             return Err(Failure::data(format!(
                 "{}: value {n} at offset {:#x}: {e}",

@@ -366,6 +366,9 @@ impl ToVariant for Variant {
     fn to_variant(&self) -> Variant {
         self.clone()
     }
+    fn as_variant(&self) -> std::borrow::Cow<'_, Variant> {
+        std::borrow::Cow::Borrowed(self)
+    }
 }
 
 impl FromVariant for Variant {

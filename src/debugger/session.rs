@@ -5,7 +5,6 @@ use super::capture::{self, Direction, Recorder};
 use super::wire::{Assembler, MessageError};
 use super::{Command, Message, Protocol};
 use crate::framing::{frame_into, Framing};
-use crate::EncodeOptions;
 use std::io;
 use std::net::SocketAddr;
 use std::path::Path;
@@ -148,11 +147,9 @@ impl Session {
         let value = command.to_variant(protocol);
         let mut out = Vec::new();
         frame_into(
-            &value,
-            protocol.dialect(),
-            &EncodeOptions::default(),
-            Framing::PacketStream,
             &mut out,
+            &value,
+            &crate::Format::new(protocol.dialect()).framing(Framing::PacketStream),
         )
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
         if let Some(rec) = &mut self.recorder {

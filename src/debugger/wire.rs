@@ -152,13 +152,13 @@ impl Assembler {
         };
         let at = self.offset;
         let dialect = protocol.dialect();
-        match framing::available(
-            &self.buf,
-            Framing::PacketStream,
+        let format = crate::Format {
             dialect,
-            &self.options,
-            MAX_FRAME,
-        ) {
+            framing: Framing::PacketStream,
+            decode: self.options.clone(),
+            encode: Default::default(),
+        };
+        match framing::available(&self.buf, &format, MAX_FRAME) {
             Ok(Availability::NeedMore { .. }) => None,
             Ok(Availability::Complete { len }) => {
                 let frame = self.buf.split_to(len);
@@ -326,17 +326,15 @@ fn detect(buf: &[u8]) -> Option<Protocol> {
 mod tests {
     use super::*;
     use crate::framing::frame_into;
-    use crate::{Array, EncodeOptions};
+    use crate::Array;
 
     fn frames(protocol: Protocol, values: &[Variant]) -> Vec<u8> {
         let mut out = Vec::new();
         for v in values {
             frame_into(
-                v,
-                protocol.dialect(),
-                &EncodeOptions::default(),
-                Framing::PacketStream,
                 &mut out,
+                v,
+                &crate::Format::new(protocol.dialect()).framing(Framing::PacketStream),
             )
             .unwrap();
         }

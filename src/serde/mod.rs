@@ -4,16 +4,16 @@
 //! ```
 //! use serde::{Deserialize, Serialize};
 //! use gdvariant::math::Vector2;
-//! use gdvariant::{Dialect, DecodeOptions, EncodeOptions};
+//! use gdvariant::Format;
 //!
 //! #[derive(Serialize, Deserialize, Debug, PartialEq)]
 //! struct Player { name: String, hp: i64, pos: Vector2, tags: Vec<String> }
 //!
 //! let p = Player { name: "ann".into(), hp: 90, pos: Vector2::new(3.0, 4.0), tags: vec!["a".into()] };
-//! let bytes = gdvariant::serde::to_bytes(&p, Dialect::Godot3, &EncodeOptions::default())?;
-//! let back: Player = gdvariant::serde::from_bytes(&bytes, Dialect::Godot3, &DecodeOptions::default())?;
+//! let bytes = gdvariant::serde::to_vec(&p, &Format::godot3())?;
+//! let back: Player = gdvariant::serde::from_slice(&bytes, &Format::godot3())?;
 //! assert_eq!(back, p);
-//! # Ok::<(), gdvariant::serde::Error>(())
+//! # Ok::<(), gdvariant::Error>(())
 //! ```
 //!
 //! # serde or `#[derive(GodotVariant)]`?
@@ -44,16 +44,16 @@
 
 mod de;
 mod error;
+mod io;
 mod ser;
 mod types;
+
+pub use io::{from_reader, from_slice, from_slice_partial, to_vec, to_writer};
 
 pub use de::VariantDeserializer;
 pub use error::Error;
 pub use ser::VariantSerializer;
 
-use crate::decode::DecodeOptions;
-use crate::dialect::Dialect;
-use crate::encode::EncodeOptions;
 use crate::variant::Variant;
 
 /// `value` as a Variant.
@@ -66,28 +66,6 @@ pub fn to_variant<T: ::serde::Serialize + ?Sized>(value: &T) -> Result<Variant, 
 pub fn from_variant<T: ::serde::de::DeserializeOwned>(variant: &Variant) -> Result<T, Error> {
     let _active = types::Active::enter();
     T::deserialize(VariantDeserializer::new(variant.clone()))
-}
-
-/// `value` as the bytes of `var_to_bytes` / `var2bytes` for `dialect`.
-pub fn to_bytes<T: ::serde::Serialize + ?Sized>(
-    value: &T,
-    dialect: Dialect,
-    options: &EncodeOptions,
-) -> Result<Vec<u8>, Error> {
-    let v = to_variant(value)?;
-    Ok(crate::encode(&v, dialect, options)?)
-}
-
-/// A `T` read from bytes of `var_to_bytes` / `var2bytes` (trailing bytes are ignored, as the
-/// engine ignores them).
-pub fn from_bytes<T: ::serde::de::DeserializeOwned>(
-    bytes: &[u8],
-    dialect: Dialect,
-    options: &DecodeOptions,
-) -> Result<T, Error> {
-    let (v, _) = crate::decode(bytes, dialect, options)?;
-    let _active = types::Active::enter();
-    T::deserialize(VariantDeserializer::new(v))
 }
 
 /// `#[serde(with = "gdvariant::serde::as_variant")]`: a field whose type implements

@@ -298,6 +298,7 @@ impl<T: PackedLayout> PackedValue for Vec<T> {
 
 /// The struct tree of a fixed layout, from its component paths: what the JSON and serde shapes
 /// of a math value are made of (`Rect2` is `position: {x, y}, size: {x, y}`).
+#[cfg(feature = "serde")]
 #[derive(Debug)]
 pub(crate) enum Tree {
     /// Component `i`.
@@ -308,13 +309,16 @@ pub(crate) enum Tree {
     Array(Vec<Tree>),
 }
 
+#[cfg(feature = "serde")]
 impl Tree {
     /// Whether this is a struct of scalars only (`Vector2`, `Color`).
+    #[cfg(feature = "json")]
     pub(crate) fn is_flat(&self) -> bool {
         matches!(self, Tree::Struct(f) if f.iter().all(|(_, t)| matches!(t, Tree::Scalar(_))))
     }
 }
 
+#[cfg(feature = "serde")]
 /// The struct tree of fixed kind `kind` (computed once per kind).
 pub(crate) fn tree_of(kind: crate::generated::kinds::Kind) -> Option<&'static Tree> {
     use crate::generated::kinds::Kind;
@@ -336,6 +340,7 @@ pub(crate) fn tree_of(kind: crate::generated::kinds::Kind) -> Option<&'static Tr
     all.iter().find(|(k, _)| *k == kind).map(|(_, t)| t)
 }
 
+#[cfg(feature = "serde")]
 /// The tree of components given by their paths below the current struct.
 fn tree(paths: &[(&'static str, usize)]) -> Tree {
     if let [("", i)] = paths {

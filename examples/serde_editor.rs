@@ -1,0 +1,33 @@
+//! The save editor with serde: a `#[derive(Serialize, Deserialize)]` type read from and written to a Godot 4 `store_var` save.
+//!
+//! `cargo run --example serde_editor -- player.sav` (a new save is made if the file is missing).
+use gdvariant::framing::Framing;
+use gdvariant::serde::{from_reader, to_writer};
+use gdvariant::Format;
+use serde::{Deserialize, Serialize};
+use std::fs::File;
+
+#[derive(Serialize, Deserialize, Debug, Default)]
+struct Save {
+    level: String,
+    coins: i64,
+    #[serde(default)]
+    unlocked: Vec<String>,
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let path = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "player.sav".into());
+    // `FileAccess.store_var(save)`: a length, then the value.
+    let format = Format::godot4().framing(Framing::STORE_VAR);
+    let mut save: Save = match File::open(&path) {
+        Ok(file) => from_reader(file, &format)?,
+        Err(_) => Save::default(),
+    };
+    save.coins += 100;
+    save.unlocked.push("cave".into());
+    to_writer(File::create(&path)?, &save, &format)?;
+    println!("{path}: {save:?}");
+    Ok(())
+}
