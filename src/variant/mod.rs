@@ -13,7 +13,9 @@
 use crate::generated::kinds::Kind;
 
 pub use crate::variant::value::Variant;
+pub use access::VariantIndex;
 
+mod access;
 mod iter;
 pub(crate) mod key;
 pub(crate) mod layout;
