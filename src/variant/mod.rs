@@ -11,6 +11,8 @@
 //! `src/generated/math.rs` and `src/generated/value.rs`, included as `math` and `value`.
 
 use crate::generated::kinds::Kind;
+use indexmap::IndexMap;
+use std::collections::{BTreeMap, HashMap};
 
 pub use crate::variant::value::Variant;
 pub use access::VariantIndex;
@@ -619,11 +621,54 @@ macro_rules! from_impls {
 }
 
 // The math types convert through the generated `From` impls (`crate::variant::value`).
+// Integers convert only where every value fits an `int` (no `u64`, `usize`: use `as i64`).
 from_impls!(
-    bool => Bool, i64 => Int, i32 => Int, f64 => Float, f32 => Float, String => String, &str => String,
-    StringName => StringName, NodePath => NodePath, Object => Object, Signal => Signal,
-    Dictionary => Dictionary, Array => Array,
+    bool => Bool, i64 => Int, i32 => Int, i16 => Int, i8 => Int, u32 => Int, u16 => Int,
+    u8 => Int, f64 => Float, f32 => Float, String => String, &String => String,
+    &str => String, GString => String, StringName => StringName, NodePath => NodePath,
+    Object => Object, Signal => Signal, Dictionary => Dictionary, Array => Array,
+    Vec<Variant> => Array,
 );
+
+/// `()` is `Nil`.
+impl From<()> for Variant {
+    fn from(_: ()) -> Variant {
+        Variant::Nil
+    }
+}
+
+/// `None` is `Nil`, `Some(x)` is `x`'s value.
+///
+/// ```
+/// use gdvariant::Variant;
+///
+/// assert_eq!(Variant::from(None::<i32>), Variant::Nil);
+/// assert_eq!(Variant::from(Some("x")), Variant::from("x"));
+/// ```
+impl<T: Into<Variant>> From<Option<T>> for Variant {
+    fn from(x: Option<T>) -> Variant {
+        x.map_or(Variant::Nil, Into::into)
+    }
+}
+
+// Map types as a Dictionary.
+macro_rules! from_maps {
+    ($($m:ident <$($p:ident),*>),*) => {$(
+        /// A Dictionary of the entries in the map's iteration order: sorted for a `BTreeMap`,
+        /// insertion order for an `IndexMap`, and an order that changes from run to run for a
+        /// `HashMap` (prefer the other two when the bytes should be reproducible). Keys that
+        /// are distinct in Rust but convert to one Dictionary key keep the first place and the
+        /// last value, as [`Dictionary::insert`] does.
+        impl<K: Into<Variant>, V: Into<Variant>, $($p),*> From<$m<K, V, $($p),*>> for Variant {
+            fn from(map: $m<K, V, $($p),*>) -> Variant {
+                let entries = map.into_iter().map(|(k, v)| (k.into(), v.into()));
+                Variant::Dictionary(entries.collect())
+            }
+        }
+    )*};
+}
+
+from_maps! { BTreeMap<>, HashMap<S>, IndexMap<S> }
 
 #[cfg(test)]
 mod tests {
