@@ -61,7 +61,7 @@ fn index_mut_inserts_keys_and_builds_from_nil() {
     let before = d.len();
     let _ = &mut v["new"];
     assert_eq!(v.as_dictionary().unwrap().len(), before + 1);
-    let (last_key, last_value) = v.as_dictionary().unwrap().iter().last().unwrap();
+    let (last_key, last_value) = v.as_dictionary().unwrap().iter().next_back().unwrap();
     assert_eq!(
         (last_key, last_value),
         (&Variant::from("new"), &Variant::Nil)
@@ -107,7 +107,7 @@ fn get_and_get_mut_give_options() {
     assert_eq!(v.get("missing"), None);
     assert_eq!(v.get(0), None);
     assert_eq!(
-        v.get(&Variant::Int(7)).and_then(Variant::as_str),
+        v.get(Variant::Int(7)).and_then(Variant::as_str),
         Some("seven")
     );
     let players = v.get_mut("players").unwrap();
@@ -267,7 +267,7 @@ fn dictionary_editing() {
     // Extend keeps a present key's place and takes its new value.
     d.extend([(Variant::Int(0), "zero".into()), ("late".into(), 1.into())]);
     assert_eq!(d.iter().next(), Some((&0.into(), &"zero".into())));
-    assert_eq!(d.keys().last(), Some(&"late".into()));
+    assert_eq!(d.keys().next_back(), Some(&"late".into()));
 
     d.retain(|k, v| {
         *v = true.into();
