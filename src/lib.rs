@@ -117,7 +117,7 @@ pub use text::{from_text, to_text, to_text_exact, TextError};
 pub use variant::packed::{PackedElement, PackedRef};
 pub use variant::{
     Array, ArrayType, Dictionary, DictionaryType, ElementType, FullObject, GString, NodePath,
-    Object, Signal, StringName, Variant,
+    Object, Signal, StringName, Variant, VariantIndex,
 };
 pub use version::{ParseVersionError, Version};
 

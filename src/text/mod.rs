@@ -189,3 +189,28 @@ pub fn from_text(text: &str, dialect: Dialect) -> Result<Variant, TextError> {
 pub fn from_text_many(text: &str, dialect: Dialect) -> Result<Vec<Variant>, TextError> {
     parse::Parser::new(text, dialect)?.parse_sequence()
 }
+
+/// The engine's text form, as Godot 4's `var_to_str` prints it ([`to_text`] with
+/// [`Dialect::Godot4`]); `{:#}` prints [`to_text_exact`]'s lossless form instead. It lives
+/// here, in the text layer, because the value model names none of the layers above it.
+///
+/// ```
+/// use gdvariant::math::Vector2;
+/// use gdvariant::Variant;
+///
+/// let mut v = Variant::Nil;
+/// v["pos"] = Vector2::new(1.0, 2.0).into();
+/// v["third"] = (1.0 / 3.0).into();
+/// assert_eq!(v.to_string(), "{\n\"pos\": Vector2(1, 2),\n\"third\": 0.333333\n}");
+/// assert_eq!(format!("{:#}", v["third"]), "0.3333333333333333");
+/// ```
+impl std::fmt::Display for Variant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = if f.alternate() {
+            to_text_exact(self, Dialect::Godot4)
+        } else {
+            to_text(self, Dialect::Godot4)
+        };
+        f.write_str(&text)
+    }
+}

@@ -11,9 +11,14 @@
 //! `src/generated/math.rs` and `src/generated/value.rs`, included as `math` and `value`.
 
 use crate::generated::kinds::Kind;
+use indexmap::IndexMap;
+use std::collections::{BTreeMap, HashMap};
 
 pub use crate::variant::value::Variant;
+pub use access::VariantIndex;
 
+mod access;
+mod iter;
 pub(crate) mod key;
 pub(crate) mod layout;
 /// The math structs and their fixed layouts (generated from the spec).
@@ -155,6 +160,11 @@ pub struct ArrayType {
 }
 
 /// An `Array`, untyped or typed.
+///
+/// Its elements are the public `items`: an array has no rule to keep (a typed array's
+/// elements are checked by the engine when it reads the bytes), so any `Vec` editing is
+/// fine. It also has the usual helpers: `push`, `len`, `iter`, `array[i]`, `for x in &array`,
+/// `collect()`.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Array {
     /// The elements.
@@ -203,6 +213,16 @@ pub struct DictionaryType {
 /// take constant time however big the dictionary grows.
 ///
 /// The key and value types of a typed dictionary (Godot 4.4+) are [`Dictionary::typed`].
+///
+/// The entries are private, unlike [`Array::items`]: the keys must stay unique, and a big
+/// dictionary's key index must keep pointing at them, so entries change only through
+/// [`insert`](Dictionary::insert), [`remove`](Dictionary::remove),
+/// [`retain`](Dictionary::retain), [`clear`](Dictionary::clear) and `Extend`. Values can be
+/// changed anywhere: [`get_mut`](Dictionary::get_mut), [`get_str_mut`](Dictionary::get_str_mut),
+/// [`iter_mut`](Dictionary::iter_mut), [`values_mut`](Dictionary::values_mut). Reading:
+/// [`get`](Dictionary::get), [`get_str`](Dictionary::get_str), [`iter`](Dictionary::iter)
+/// (also `for (k, v) in &dict`), [`keys`](Dictionary::keys), [`values`](Dictionary::values),
+/// [`entries`](Dictionary::entries).
 #[derive(Clone, Default)]
 pub struct Dictionary {
     entries: Vec<(Variant, Variant)>,
@@ -308,19 +328,40 @@ impl Dictionary {
         self.position(key).map(|i| &self.entries[i].1)
     }
 
-    /// The value of a `String` (or `StringName`) key.
-    pub fn get_str(&self, key: &str) -> Option<&Variant> {
+    /// The value of `key`, mutable, compared as the engine compares keys.
+    ///
+    /// ```
+    /// use gdvariant::{Dictionary, Variant};
+    ///
+    /// let mut d = Dictionary::new();
+    /// d.insert(Variant::Int(1), Variant::Int(10));
+    /// *d.get_mut(&Variant::Int(1)).unwrap() = Variant::Int(11);
+    /// assert_eq!(d.get(&Variant::Int(1)), Some(&Variant::Int(11)));
+    /// assert_eq!(d.get_mut(&Variant::Float(1.0)), None); // `1.0` is another key
+    /// ```
+    pub fn get_mut(&mut self, key: &Variant) -> Option<&mut Variant> {
+        let i = self.position(key)?;
+        Some(&mut self.entries[i].1)
+    }
+
+    /// Whether `key` is present, compared as the engine compares keys.
+    pub fn contains_key(&self, key: &Variant) -> bool {
+        self.position(key).is_some()
+    }
+
+    /// The position of the `String` or `StringName` key with text `key` (the earlier one
+    /// when the dictionary has both).
+    fn str_position(&self, key: &str) -> Option<usize> {
         let is_key = |k: &Variant, name: bool| match k {
             Variant::String(s) => !name && s == key,
             Variant::StringName(s) => name && s.0 == key,
             _ => false,
         };
         let Some(index) = self.index() else {
-            let i = self
+            return self
                 .entries
                 .iter()
                 .position(|(k, _)| is_key(k, false) || is_key(k, true));
-            return i.map(|i| &self.entries[i].1);
         };
         // The `String` and the `StringName` key of that text, each found by its hash; the
         // earlier entry wins, as in the scan.
@@ -337,17 +378,107 @@ impl Dictionary {
                     .map(|&(_, i)| i)
             })
             .min()
-            .map(|i| &self.entries[i].1)
+    }
+
+    /// The value of a `String` (or `StringName`) key: `d.get_str("hp")` finds the key `"hp"`
+    /// and the key `&"hp"`, the earlier one when the dictionary has both (Godot 4 writes the
+    /// keys of `{hp = 1}` as StringNames, of `{"hp": 1}` as Strings).
+    pub fn get_str(&self, key: &str) -> Option<&Variant> {
+        self.str_position(key).map(|i| &self.entries[i].1)
+    }
+
+    /// The value of a `String` (or `StringName`) key, mutable; the key rule of
+    /// [`Dictionary::get_str`].
+    ///
+    /// ```
+    /// use gdvariant::{Dictionary, Variant};
+    ///
+    /// let mut d: Dictionary = [("hp".into(), 3.into())].into_iter().collect();
+    /// *d.get_str_mut("hp").unwrap() = Variant::Int(2);
+    /// assert_eq!(d.get_str("hp"), Some(&Variant::Int(2)));
+    /// ```
+    pub fn get_str_mut(&mut self, key: &str) -> Option<&mut Variant> {
+        let i = self.str_position(key)?;
+        Some(&mut self.entries[i].1)
+    }
+
+    /// Removes `key` and gives its value, keeping the order of the other entries, as the
+    /// engine's `Dictionary.erase` does (a "shift remove": the later entries move up one
+    /// place, which takes time in proportion to the size of the dictionary).
+    ///
+    /// ```
+    /// use gdvariant::{Dictionary, Variant};
+    ///
+    /// let mut d: Dictionary = (0..4).map(|i| (Variant::Int(i), Variant::Int(i * 10))).collect();
+    /// assert_eq!(d.remove(&Variant::Int(1)), Some(Variant::Int(10)));
+    /// assert_eq!(d.remove(&Variant::Int(1)), None);
+    /// let keys: Vec<_> = d.keys().cloned().collect();
+    /// assert_eq!(keys, [Variant::Int(0), Variant::Int(2), Variant::Int(3)]);
+    /// ```
+    pub fn remove(&mut self, key: &Variant) -> Option<Variant> {
+        self.remove_entry(key).map(|(_, v)| v)
+    }
+
+    /// Like [`Dictionary::remove`], giving the stored key too.
+    pub fn remove_entry(&mut self, key: &Variant) -> Option<(Variant, Variant)> {
+        let i = self.position(key)?;
+        if let Some((table, state)) = self.extra.as_mut().and_then(|x| x.index.as_deref_mut()) {
+            // Drop the removed entry's slot, then move every later position up one, as the
+            // entries move.
+            let h = key_hash(state, &self.entries[i].0);
+            if let Ok(slot) = table.find_entry(h, |&(_, at)| at == i) {
+                slot.remove();
+            }
+            for (_, at) in table.iter_mut() {
+                if *at > i {
+                    *at -= 1;
+                }
+            }
+        }
+        Some(self.entries.remove(i))
+    }
+
+    /// Keeps only the entries for which `keep(key, value)` is true, in their order; the
+    /// values may be changed on the way.
+    pub fn retain(&mut self, mut keep: impl FnMut(&Variant, &mut Variant) -> bool) {
+        let before = self.entries.len();
+        self.entries.retain_mut(|(k, v)| keep(k, v));
+        if self.entries.len() != before {
+            self.reindex();
+        }
+    }
+
+    /// Removes every entry; the key and value types of a typed dictionary stay.
+    pub fn clear(&mut self) {
+        self.entries.clear();
+        self.reindex();
+    }
+
+    /// Rebuilds the key index after entries moved (or drops it below
+    /// [`key::INDEX_FROM`] entries).
+    fn reindex(&mut self) {
+        if let Some(extra) = self.extra.as_mut() {
+            extra.index = (self.entries.len() >= key::INDEX_FROM)
+                .then(|| Box::new(build_index(&self.entries)));
+        }
     }
 
     /// Inserts or replaces (in place) the value of `key`, as `dict[key] = value` does.
     pub fn insert(&mut self, key: Variant, value: Variant) {
+        self.insert_at(key, value);
+    }
+
+    /// [`Dictionary::insert`], giving the position of the entry.
+    fn insert_at(&mut self, key: Variant, value: Variant) -> usize {
         if self.index().is_none() && self.entries.len() + 1 >= key::INDEX_FROM {
             let index = build_index(&self.entries);
             self.extra.get_or_insert_with(Box::default).index = Some(Box::new(index));
         }
         match self.position(&key) {
-            Some(i) => self.entries[i].1 = value,
+            Some(i) => {
+                self.entries[i].1 = value;
+                i
+            }
             None => {
                 if let Some((table, state)) =
                     self.extra.as_mut().and_then(|x| x.index.as_deref_mut())
@@ -356,6 +487,7 @@ impl Dictionary {
                     table.insert_unique(h, (h, self.entries.len()), |&(eh, _)| eh);
                 }
                 self.entries.push((key, value));
+                self.entries.len() - 1
             }
         }
     }
@@ -489,11 +621,54 @@ macro_rules! from_impls {
 }
 
 // The math types convert through the generated `From` impls (`crate::variant::value`).
+// Integers convert only where every value fits an `int` (no `u64`, `usize`: use `as i64`).
 from_impls!(
-    bool => Bool, i64 => Int, i32 => Int, f64 => Float, f32 => Float, String => String, &str => String,
-    StringName => StringName, NodePath => NodePath, Object => Object, Signal => Signal,
-    Dictionary => Dictionary, Array => Array,
+    bool => Bool, i64 => Int, i32 => Int, i16 => Int, i8 => Int, u32 => Int, u16 => Int,
+    u8 => Int, f64 => Float, f32 => Float, String => String, &String => String,
+    &str => String, GString => String, StringName => StringName, NodePath => NodePath,
+    Object => Object, Signal => Signal, Dictionary => Dictionary, Array => Array,
+    Vec<Variant> => Array,
 );
+
+/// `()` is `Nil`.
+impl From<()> for Variant {
+    fn from(_: ()) -> Variant {
+        Variant::Nil
+    }
+}
+
+/// `None` is `Nil`, `Some(x)` is `x`'s value.
+///
+/// ```
+/// use gdvariant::Variant;
+///
+/// assert_eq!(Variant::from(None::<i32>), Variant::Nil);
+/// assert_eq!(Variant::from(Some("x")), Variant::from("x"));
+/// ```
+impl<T: Into<Variant>> From<Option<T>> for Variant {
+    fn from(x: Option<T>) -> Variant {
+        x.map_or(Variant::Nil, Into::into)
+    }
+}
+
+// Map types as a Dictionary.
+macro_rules! from_maps {
+    ($($m:ident <$($p:ident),*>),*) => {$(
+        /// A Dictionary of the entries in the map's iteration order: sorted for a `BTreeMap`,
+        /// insertion order for an `IndexMap`, and an order that changes from run to run for a
+        /// `HashMap` (prefer the other two when the bytes should be reproducible). Keys that
+        /// are distinct in Rust but convert to one Dictionary key keep the first place and the
+        /// last value, as [`Dictionary::insert`] does.
+        impl<K: Into<Variant>, V: Into<Variant>, $($p),*> From<$m<K, V, $($p),*>> for Variant {
+            fn from(map: $m<K, V, $($p),*>) -> Variant {
+                let entries = map.into_iter().map(|(k, v)| (k.into(), v.into()));
+                Variant::Dictionary(entries.collect())
+            }
+        }
+    )*};
+}
+
+from_maps! { BTreeMap<>, HashMap<S>, IndexMap<S> }
 
 #[cfg(test)]
 mod tests {
