@@ -81,6 +81,8 @@
 //! | attribute | effect |
 //! |---|---|
 //! | `rename = "key"` | the Dictionary key (or property name) of the field |
+//! | `alias = "old"` (repeatable) | another key accepted when reading (a renamed field's old name); writing uses the primary key; if both are present, the later entry wins. An alias that is another field's key or alias is a compile error on the alias |
+//! | `flatten` | the field is a struct with named fields (deriving `GodotVariant`) whose fields are written into, and read from, this struct's Dictionary, as serde's `flatten`; on a struct only, not with `rename`, `alias`, `skip`, `default`, `with`, `array`, `typed_array` |
 //! | `skip` | not written; `Default::default()` when read (conflicts with `default` and `with`) |
 //! | `default` / `default = "path"` | a missing key gives `Default::default()` (or `path()`) instead of an error |
 //! | `with = "module"` | convert with `module::to_variant(&T) -> Variant` and `module::from_variant(&Variant) -> Result<T, FromVariantError>` |
@@ -88,6 +90,13 @@
 //! | `typed_array` | write a `Vec` as a typed Array (`Array[int]`; Godot 4.3+; the element type comes from [`TypedArrayElement`]) |
 //!
 //! On a variant: `rename = "name"` (the tag value or String; not for enums written as Int).
+//!
+//! A flattened struct's keys may collide with the parent's (or another flattened struct's):
+//! the derive sees one type at a time, so this is not a compile error. Such a key is written
+//! once, in the place of its first field, with the value of the field declared later (as
+//! `dict[key] = value` twice would); when read, every field with that key gets the value.
+//! `deny_unknown_fields` on the parent knows the flattened keys; on the flattened struct it
+//! has no effect there (the parent's keys are not unknown to it).
 //!
 //! Mistakes are compile errors on the offending token, all reported at once:
 //! `conflicting: both `skip` and `default` on field `hp``, `unknown attribute `renamed` on a
@@ -115,7 +124,7 @@
 //! | math types (`Vector2` … `Projection`, `Color`) | the same type | the same type |
 //! | `Option<T>` | Nil for `None` | Nil (or a null Object) as `None`; a missing key is `None` |
 //! | `Vec<T>`, `[T; N]`, `&[T]` | PackedByteArray / PackedInt32Array / PackedInt64Array / PackedFloat32Array / PackedFloat64Array / PackedStringArray / PackedVector2Array / PackedVector3Array / PackedColorArray / PackedVector4Array for `u8`, `i32`, `i64`, `f32`, `f64`, `String`, `Vector2`, `Vector3`, `Color`, `Vector4`; Array otherwise | an Array (typed or not) or any Packed array whose elements convert |
-//! | `HashMap`, `BTreeMap`, `IndexMap` | Dictionary (in the map's iteration order: only `BTreeMap` and `IndexMap` give the same bytes every run) | Dictionary |
+//! | `HashMap`, `BTreeMap`, `IndexMap` | Dictionary: `BTreeMap` and `IndexMap` in their order; `HashMap` (whose iteration order changes from run to run) sorted in the engine's key order, as Godot 4's `var_to_str` prints keys, so the same map gives the same bytes every run | Dictionary |
 //! | tuples (up to 12) | Array | Array of exactly that length |
 //! | `()` | Nil | Nil |
 //! | `Variant`, `Dictionary`, `Array`, `Object`, `Signal` | as is | as is (a missing key is Nil for `Variant`) |
@@ -133,6 +142,7 @@ mod error;
 pub mod private;
 mod scalar;
 
+pub(crate) use error::path_text;
 pub use error::{FromVariantError, FromVariantErrorKind, PathSegment};
 
 use crate::generated::kinds::Kind;

@@ -98,9 +98,12 @@ impl fmt::Display for Loss {
 /// What a migration did.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Report {
-    /// Values whose type changes id (or name) between the dialects, counted per pair:
+    /// Values whose type changes id between the dialects, counted per pair:
     /// `(source id, source name, target id, target name) → count`. Informative, not a loss.
     pub renumbered: BTreeMap<(u32, String, u32, String), usize>,
+    /// Values whose type keeps its id under another name (`REAL` (3) → `FLOAT` (3)):
+    /// `(id, source name, target name) → count`. The bytes of the header do not change.
+    pub renamed: BTreeMap<(u32, String, String), usize>,
     /// Everything the target cannot represent, in order.
     pub losses: Vec<Loss>,
 }
@@ -115,6 +118,9 @@ impl Report {
     pub fn merge(&mut self, other: Report) {
         for (k, n) in other.renumbered {
             *self.renumbered.entry(k).or_default() += n;
+        }
+        for (k, n) in other.renamed {
+            *self.renamed.entry(k).or_default() += n;
         }
         self.losses.extend(other.losses);
     }
@@ -155,8 +161,10 @@ impl Migrator {
             return;
         };
         let (na, nb) = (self.from.type_name(kind), self.to.type_name(kind));
-        if a != b || na != nb {
+        if a != b {
             *self.report.renumbered.entry((a, na, b, nb)).or_default() += 1;
+        } else if na != nb {
+            *self.report.renamed.entry((a, na, nb)).or_default() += 1;
         }
     }
 
@@ -419,6 +427,12 @@ impl fmt::Display for Report {
             writeln!(f, "renumbered types:")?;
             for ((a, na, b, nb), n) in &self.renumbered {
                 writeln!(f, "  {na} ({a}) → {nb} ({b}): {n}")?;
+            }
+        }
+        if !self.renamed.is_empty() {
+            writeln!(f, "renamed types (same id):")?;
+            for ((id, na, nb), n) in &self.renamed {
+                writeln!(f, "  {na} → {nb} ({id}): {n}")?;
             }
         }
         if self.losses.is_empty() {

@@ -285,10 +285,13 @@ fn a_framed_savegame_converts_with_a_report() {
     for line in [
         "TRANSFORM (13) → TRANSFORM3D (18)",
         "POOL_INT_ARRAY (21) → PACKED_INT32_ARRAY (30)",
+        "renamed types (same id):\n  REAL → FLOAT (3)",
         "nothing lost",
     ] {
         assert!(r.stderr.contains(line), "missing `{line}`:\n{}", r.stderr);
     }
+    // Same id, new name: not a renumbering.
+    assert!(!r.stderr.contains("REAL (3) → FLOAT (3)"), "{}", r.stderr);
     // Back to Godot 3: the engine's own file again.
     let back = dir.join("save3.sav");
     let r = run(
@@ -310,4 +313,24 @@ fn a_framed_savegame_converts_with_a_report() {
         std::fs::read(back).unwrap(),
         std::fs::read(fixtures().join("godot3/streams/savegame.sav")).unwrap()
     );
+}
+
+/// The framing help says what each command does: only reading with `--dialect auto` guesses
+/// it (`encode` takes no `auto`; `convert` names its dialects; `guess` always guesses).
+#[test]
+fn framing_help_is_true_for_each_command() {
+    for (cmd, default) in [
+        ("encode", "[default: none]"),
+        ("convert", "[default: none]"),
+        ("guess", "[default: guessed]"),
+        ("decode", "[default: none; guessed with --dialect auto]"),
+    ] {
+        let r = run(&[cmd, "--help"], b"");
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let help = String::from_utf8_lossy(&r.stdout);
+        assert!(help.contains(default), "{cmd}: {help}");
+        if cmd != "decode" {
+            assert!(!help.contains("auto"), "{cmd}: {help}");
+        }
+    }
 }

@@ -222,3 +222,127 @@ fn every_godot4_fixture_value_survives_serde_as_a_variant() {
     }
     bad.check(all.len());
 }
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Roster {
+    players: Vec<Member>,
+    by_name: BTreeMap<String, Member>,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Member {
+    name: String,
+    level: i64,
+    score: u64,
+    last: Option<Action>,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+enum Action {
+    Move { x: i64 },
+    Say(String),
+}
+
+fn member(i: i64) -> Member {
+    Member {
+        name: format!("p{i}"),
+        level: i,
+        score: 0,
+        last: None,
+    }
+}
+
+fn roster() -> Roster {
+    Roster {
+        players: (0..5).map(member).collect(),
+        by_name: [("ann".to_string(), member(9))].into_iter().collect(),
+    }
+}
+
+/// Replaces the Dictionary value at `path` (keys, or indices for Arrays) with `value`.
+fn set_at(v: &mut Variant, path: &[&str], value: Variant) {
+    let Some((first, rest)) = path.split_first() else {
+        *v = value;
+        return;
+    };
+    let next = match v {
+        Variant::Array(a) => &mut a.items[first.parse::<usize>().unwrap()],
+        Variant::Dictionary(d) => {
+            let mut entries = d.entries().to_vec();
+            let slot = entries
+                .iter_mut()
+                .find(|(k, _)| *k == Variant::from(*first))
+                .unwrap_or_else(|| panic!("no key {first}"));
+            set_at(&mut slot.1, rest, value);
+            *d = entries.into_iter().collect();
+            return;
+        }
+        other => panic!("cannot go into {other:?}"),
+    };
+    set_at(next, rest, value);
+}
+
+#[test]
+fn serde_errors_name_the_path_to_the_bad_value() {
+    let good = to_variant(&roster()).unwrap();
+    let cases: [(&[&str], Variant, &str); 4] = [
+        (
+            &["players", "3", "level"],
+            "level_01".into(),
+            r#"players[3].level: invalid type: string "level_01", expected i64"#,
+        ),
+        (
+            &["by_name", "ann", "name"],
+            7.into(),
+            r#"by_name["ann"].name: invalid type: integer `7`, expected a string"#,
+        ),
+        (
+            &["players", "1", "last"],
+            {
+                let mut d = gdvariant::Dictionary::new();
+                let mut inner = gdvariant::Dictionary::new();
+                inner.insert("x".into(), 1.5.into());
+                d.insert("Move".into(), Variant::Dictionary(inner));
+                Variant::Dictionary(d)
+            },
+            "players[1].last.Move.x: invalid type: floating point `1.5`, expected i64",
+        ),
+        (
+            &["players", "0"],
+            Variant::Int(3),
+            "players[0]: invalid type: integer `3`, expected struct Member",
+        ),
+    ];
+    for (path, bad, expected) in cases {
+        let mut v = good.clone();
+        set_at(&mut v, path, bad);
+        let err = from_variant::<Roster>(&v).unwrap_err();
+        assert_eq!(err.to_string(), expected);
+        // The same through bytes.
+        let bytes = gdvariant::to_vec(&v, &g43()).unwrap();
+        let err = from_slice::<Roster>(&bytes, &g43()).unwrap_err();
+        assert_eq!(err.to_string(), expected);
+    }
+    let err = from_variant::<Roster>(&Variant::Int(1)).unwrap_err();
+    assert_eq!(err.path(), "");
+}
+
+#[test]
+fn serde_serialization_errors_name_the_path_too() {
+    let mut r = roster();
+    r.players[2].score = u64::MAX;
+    let err = to_variant(&r).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "players[2].score: 18446744073709551615 does not fit a Godot int (i64)"
+    );
+    assert_eq!(err.path(), "players[2].score");
+    assert!(matches!(err.inner(), gdvariant::serde::Error::Message(_)));
+    let mut r = roster();
+    r.by_name.get_mut("ann").unwrap().score = u64::MAX;
+    let err = to_vec(&r, &g43()).unwrap_err();
+    let gdvariant::Error::Serde(err) = err else {
+        panic!("not a serde error: {err}")
+    };
+    assert_eq!(err.path(), r#"by_name["ann"].score"#);
+}

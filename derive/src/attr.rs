@@ -97,7 +97,16 @@ const CONTAINER: &[&str] = &[
     "crate",
 ];
 const VARIANT: &[&str] = &["rename"];
-const FIELD: &[&str] = &["rename", "skip", "default", "with", "array", "typed_array"];
+const FIELD: &[&str] = &[
+    "rename",
+    "alias",
+    "skip",
+    "default",
+    "with",
+    "array",
+    "typed_array",
+    "flatten",
+];
 
 /// Attributes of the struct or enum.
 pub struct Container {
@@ -124,6 +133,10 @@ pub struct Field {
     pub with: Attr<syn::Path>,
     pub array: Attr<()>,
     pub typed_array: Attr<()>,
+    pub flatten: Attr<()>,
+    /// `alias = "old"`, repeatable: more names accepted when reading, each with its literal
+    /// (the span of a collision error).
+    pub aliases: Vec<LitStr>,
 }
 
 /// Where an attribute list sits, for "belongs on" messages.
@@ -406,6 +419,8 @@ impl Field {
             with: Attr::none("with"),
             array: Attr::none("array"),
             typed_array: Attr::none("typed_array"),
+            flatten: Attr::none("flatten"),
+            aliases: Vec::new(),
         };
         for_each_item(cx, &field.attrs, Place::Field, |name, meta, v| {
             let span = meta.path.span();
@@ -440,6 +455,16 @@ impl Field {
                 "typed_array" => {
                     if flag(cx, name, v) {
                         f.typed_array.set(cx, span, ());
+                    }
+                }
+                "flatten" => {
+                    if flag(cx, name, v) {
+                        f.flatten.set(cx, span, ());
+                    }
+                }
+                "alias" => {
+                    if let Some(s) = lit_str(cx, name, &meta.path, v) {
+                        f.aliases.push(s);
                     }
                 }
                 _ => unreachable!("every name of FIELD has an arm"),

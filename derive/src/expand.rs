@@ -36,6 +36,7 @@ pub fn expand(c: &Container) -> TokenStream {
     let from_body = from_variant_body(c, &k);
     let missing = from_missing(c, &k);
     let element = typed_array_element(c, &k);
+    let flatten = flatten_impl(c, &k);
     let (_, ty, _) = c.generics.split_for_impl();
     quote! {
         #[automatically_derived]
@@ -55,6 +56,7 @@ pub fn expand(c: &Container) -> TokenStream {
             #missing
         }
         #element
+        #flatten
     }
 }
 
@@ -130,6 +132,91 @@ fn written<'a>(fields: &'a [Field<'a>]) -> impl Iterator<Item = &'a Field<'a>> {
     fields.iter().filter(|f| !f.attrs.skip.is_set())
 }
 
+/// The fields with a key of their own: not skipped, not flattened.
+fn keyed<'a>(fields: &'a [Field<'a>]) -> impl Iterator<Item = &'a Field<'a>> {
+    written(fields).filter(|f| !f.attrs.flatten.is_set())
+}
+
+/// `<FieldType as FlattenFrom>` (or `FlattenTo`), spanned on the field's type so that a type
+/// that cannot be flattened is reported there.
+fn flatten_trait(f: &Field, k: &syn::Path, to: bool) -> TokenStream {
+    let span = f.ty.span();
+    let ty = f.ty;
+    let k = respan(k.to_token_stream(), span);
+    let tr = if to {
+        quote_spanned!(span=> FlattenTo)
+    } else {
+        quote_spanned!(span=> FlattenFrom)
+    };
+    quote_spanned!(span=> <#ty as #k::convert::private::#tr>)
+}
+
+/// Statements appending the written fields' entries to `__out`, flattened ones in place.
+fn push_fields(fields: &[Field], k: &syn::Path) -> Vec<TokenStream> {
+    written(fields)
+        .map(|f| {
+            let m = &f.member;
+            if f.attrs.flatten.is_set() {
+                let flat = flatten_trait(f, k, true);
+                quote!(#flat::__write_fields(&self.#m, __out);)
+            } else {
+                let wire = lit(&f.wire);
+                let v = field_to(f, &quote!(&self.#m), k);
+                quote!(__out.push((#wire, #v));)
+            }
+        })
+        .collect()
+}
+
+/// `FlattenTo` and `FlattenFrom` for a struct with named fields, so that it can be `#[godot(flatten)]`ed into
+/// another: the same entries and the same reading as its own Dictionary, minus the
+/// Dictionary itself.
+fn flatten_impl(c: &Container, k: &syn::Path) -> TokenStream {
+    let Data::Struct(Style::Named, fields) = &c.data else {
+        return quote!();
+    };
+    let ident = c.ident;
+    let to = bounded(c.generics, &parse_quote!(#k::ToVariant));
+    let (to_impl, _, to_where) = to.split_for_impl();
+    let from = bounded(c.generics, &parse_quote!(#k::FromVariant));
+    let (from_impl, _, from_where) = from.split_for_impl();
+    let (_, ty_g, _) = c.generics.split_for_impl();
+    let pushes = push_fields(fields, k);
+    let names = keyed(fields)
+        .flat_map(|f| {
+            std::iter::once(lit(&f.wire)).chain(f.attrs.aliases.iter().map(|a| lit(&a.value())))
+        })
+        .map(|name| quote!(__name == #name));
+    let nested = fields.iter().filter(|f| f.attrs.flatten.is_set()).map(|f| {
+        let flat = flatten_trait(f, k, false);
+        quote!(#flat::__is_key(__name))
+    });
+    let read = read_named(c, quote!(Self), fields, &[], false, k);
+    quote! {
+        #[automatically_derived]
+        impl #to_impl #k::convert::private::FlattenTo for #ident #ty_g #to_where {
+            fn __write_fields(
+                &self,
+                __out: &mut ::std::vec::Vec<(&'static str, #k::Variant)>,
+            ) {
+                #(#pushes)*
+            }
+        }
+        #[automatically_derived]
+        impl #from_impl #k::convert::private::FlattenFrom for #ident #ty_g #from_where {
+            #[allow(unused_variables, unused_mut, clippy::needless_late_init)]
+            fn __read_fields(
+                __fields: &#k::convert::private::Fields<'_>,
+            ) -> ::core::result::Result<Self, #k::FromVariantError> {
+                #read
+            }
+            fn __is_key(__name: &str) -> bool {
+                false #(|| #names)* #(|| #nested)*
+            }
+        }
+    }
+}
+
 /// Binding names for fields when matching `self` (`__f0`, `__f1`, …).
 fn binding(i: usize) -> Ident {
     format_ident!("__f{}", i)
@@ -138,6 +225,21 @@ fn binding(i: usize) -> Ident {
 fn to_variant_body(c: &Container, k: &syn::Path) -> TokenStream {
     match &c.data {
         Data::Struct(style, fields) => match style {
+            Style::Named if fields.iter().any(|f| f.attrs.flatten.is_set()) => {
+                // Keys come from other types too: gathered, then merged (see `merged`).
+                let build = match class_of(c) {
+                    Some(class) => quote!(#k::convert::private::full_object(#class, __entries)),
+                    None => quote!(#k::convert::private::dictionary(__entries)),
+                };
+                let pushes = push_fields(fields, k);
+                quote! {
+                    let mut __entries = ::std::vec::Vec::new();
+                    let __out = &mut __entries;
+                    #(#pushes)*
+                    let __entries = #k::convert::private::merged(__entries);
+                    #build
+                }
+            }
             Style::Named => {
                 let entries = written(fields).map(|f| {
                     let m = &f.member;
@@ -254,25 +356,44 @@ fn content_key<'a>(c: &'a Container) -> &'a str {
 
 /// Reads the named fields of `fields` (a `Fields` value named `__fields`) into a struct or
 /// variant `path { ... }`. `extra_known` are keys that are not fields (the enum tag).
+/// `deny` is false when reading as a flattened field (the parent knows the other keys).
 fn read_named(
     c: &Container,
     path: TokenStream,
     fields: &[Field],
     extra_known: &[&str],
+    deny: bool,
     k: &syn::Path,
 ) -> TokenStream {
-    let slots: Vec<&Field> = written(fields).collect();
+    let slots: Vec<&Field> = keyed(fields).collect();
     let n = slots.len();
     let arms = slots.iter().enumerate().map(|(i, f)| {
-        let wire = lit(&f.wire);
-        quote!(::core::option::Option::Some(#wire) => __slots[#i] = ::core::option::Option::Some(__value))
+        let names = std::iter::once(lit(&f.wire))
+            .chain(f.attrs.aliases.iter().map(|a| lit(&a.value())))
+            .map(|name| quote!(::core::option::Option::Some(#name)));
+        quote!(#(#names)|* => __slots[#i] = ::core::option::Option::Some(__value))
     });
     let extra = extra_known.iter().map(|e| {
         let e = lit(e);
         quote!(::core::option::Option::Some(#e) => {})
     });
-    let unknown = if c.attrs.deny_unknown_fields.is_set() {
-        quote!(return ::core::result::Result::Err(#k::convert::private::unknown_field(__key)))
+    let flattened: Vec<TokenStream> = fields
+        .iter()
+        .filter(|f| f.attrs.flatten.is_set())
+        .map(|f| flatten_trait(f, k, false))
+        .collect();
+    let unknown = if deny && c.attrs.deny_unknown_fields.is_set() {
+        let error =
+            quote!(return ::core::result::Result::Err(#k::convert::private::unknown_field(__key)));
+        if flattened.is_empty() {
+            error
+        } else {
+            quote! {
+                if !(false #(|| __key.is_some_and(#flattened::__is_key))*) {
+                    #error
+                }
+            }
+        }
     } else {
         quote!({})
     };
@@ -290,6 +411,10 @@ fn read_named(
             let m = &f.member;
             if f.attrs.skip.is_set() {
                 return quote!(#m: ::core::default::Default::default());
+            }
+            if f.attrs.flatten.is_set() {
+                let flat = flatten_trait(f, k, false);
+                return quote!(#m: #flat::__read_fields(&__fields)?);
             }
             let i = slot;
             slot += 1;
@@ -383,7 +508,7 @@ fn from_variant_body(c: &Container, k: &syn::Path) -> TokenStream {
                         let __fields = #k::convert::private::Fields::dictionary(__variant)?;
                     },
                 };
-                let read = read_named(c, quote!(Self), fields, &[], k);
+                let read = read_named(c, quote!(Self), fields, &[], true, k);
                 quote!(#open #read)
             }
             Style::Tuple => {
@@ -483,8 +608,8 @@ fn read_variant(
     let wire = lit(&v.wire);
     let content_lit = lit(content);
     let body = match v.style {
-        Style::Unit => read_named(c, quote!(Self::#id), &[], &[tag], k),
-        Style::Named => read_named(c, quote!(Self::#id), &v.fields, &[tag], k),
+        Style::Unit => read_named(c, quote!(Self::#id), &[], &[tag], true, k),
+        Style::Named => read_named(c, quote!(Self::#id), &v.fields, &[tag], true, k),
         Style::Newtype | Style::Tuple => {
             // Unknown keys besides the tag and the content are checked by an empty read.
             let check = if c.attrs.deny_unknown_fields.is_set() {

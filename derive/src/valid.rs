@@ -9,7 +9,7 @@ pub fn check(cx: &Ctxt, c: &Container) {
     check_container(cx, c);
     match &c.data {
         Data::Struct(style, fields) => {
-            check_fields(cx, fields, *style);
+            check_fields(cx, fields, *style, false);
             if *style == Style::Named {
                 check_distinct_keys(cx, fields, None);
             }
@@ -45,7 +45,7 @@ pub fn check(cx: &Ctxt, c: &Container) {
                         ),
                     );
                 }
-                check_fields(cx, &v.fields, v.style);
+                check_fields(cx, &v.fields, v.style, true);
                 if v.style == Style::Named {
                     let tag = c.attrs.tag.get().map(String::as_str).unwrap_or("type");
                     check_distinct_keys(cx, &v.fields, Some(tag));
@@ -123,7 +123,7 @@ fn check_container(cx: &Ctxt, c: &Container) {
     }
 }
 
-fn check_fields(cx: &Ctxt, fields: &[Field], style: Style) {
+fn check_fields(cx: &Ctxt, fields: &[Field], style: Style, in_enum: bool) {
     for f in fields {
         let a = &f.attrs;
         let name = match &f.original.ident {
@@ -172,6 +172,33 @@ fn check_fields(cx: &Ctxt, fields: &[Field], style: Style) {
                 cx.error(span, "`rename` belongs on a named field");
             }
         }
+        if style != Style::Named {
+            for alias in &a.aliases {
+                cx.error_spanned_by(alias, "`alias` belongs on a named field");
+            }
+        }
+        if let Some(span) = a.flatten.span() {
+            if style != Style::Named || in_enum {
+                cx.error(span, "`flatten` belongs on a named field of a struct");
+            }
+            // The flattened struct's own fields are the keys: nothing names or converts this
+            // field itself.
+            let others = [
+                (a.rename.span(), "rename"),
+                (a.aliases.first().map(|l| l.span()), "alias"),
+                (a.skip.span(), "skip"),
+                (a.default.span(), "default"),
+                (a.with.span(), "with"),
+                (a.array.span(), "array"),
+                (a.typed_array.span(), "typed_array"),
+            ];
+            for (other, word) in others.into_iter().filter_map(|(s, w)| Some((s?, w))) {
+                cx.error(
+                    other,
+                    format_args!("conflicting: both `flatten` and `{word}` on field {name}"),
+                );
+            }
+        }
         if let Some(span) = a.default.span() {
             if style != Style::Named {
                 cx.error(
@@ -193,11 +220,16 @@ fn check_fields(cx: &Ctxt, fields: &[Field], style: Style) {
 
 /// Two fields (or a field and the enum tag) with one key would overwrite each other.
 fn check_distinct_keys(cx: &Ctxt, fields: &[Field], tag: Option<&str>) {
-    let mut seen: HashMap<&str, String> = HashMap::new();
+    let mut seen: HashMap<String, String> = HashMap::new();
     if let Some(tag) = tag {
-        seen.insert(tag, "the tag".to_string());
+        seen.insert(tag.to_string(), "the tag".to_string());
     }
-    for f in fields.iter().filter(|f| !f.attrs.skip.is_set()) {
+    let keyed = || {
+        fields
+            .iter()
+            .filter(|f| !f.attrs.skip.is_set() && !f.attrs.flatten.is_set())
+    };
+    for f in keyed() {
         let this = match &f.original.ident {
             Some(id) => format!("field `{id}`"),
             None => continue,
@@ -211,7 +243,32 @@ fn check_distinct_keys(cx: &Ctxt, fields: &[Field], tag: Option<&str>) {
                 ),
             );
         } else {
-            seen.insert(&f.wire, this);
+            seen.insert(f.wire.clone(), this);
+        }
+    }
+    // Aliases last, against every primary key, so that the error is on the alias whichever
+    // field comes first.
+    for f in keyed() {
+        let Some(id) = &f.original.ident else {
+            continue;
+        };
+        for alias in &f.attrs.aliases {
+            let name = alias.value();
+            if name == f.wire {
+                cx.error_spanned_by(
+                    alias,
+                    format_args!("alias `{name}` is the key of field `{id}` itself"),
+                );
+            } else if let Some(first) = seen.get(name.as_str()) {
+                cx.error_spanned_by(
+                    alias,
+                    format_args!(
+                        "duplicate key `{name}`: this alias of field `{id}` is the same key as {first}"
+                    ),
+                );
+            } else {
+                seen.insert(name, format!("an alias of field `{id}`"));
+            }
         }
     }
 }

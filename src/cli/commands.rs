@@ -58,6 +58,9 @@ pub struct DecodeArgs {
 
 /// `gdvariant encode`.
 #[derive(Args, Debug)]
+// Writing has no bytes to guess from: the shared help's "guessed with --dialect auto" is false
+// here (and `encode` takes no `auto`).
+#[command(mut_arg("framing", |a| a.help("How values are framed [default: none]")))]
 pub struct EncodeArgs {
     /// Engine family to write for
     #[arg(long, short, value_enum)]
@@ -107,6 +110,8 @@ pub struct ExplainArgs {
 
 /// `gdvariant convert`.
 #[derive(Args, Debug)]
+// `--from` names the dialect: the framing is not guessed either.
+#[command(mut_arg("framing", |a| a.help("How values are framed [default: none]")))]
 pub struct ConvertArgs {
     /// Dialect of the input
     #[arg(long, value_enum)]
@@ -140,6 +145,8 @@ pub struct ConvertArgs {
 
 /// `gdvariant guess`.
 #[derive(Args, Debug)]
+// `guess` has no `--dialect`: it guesses the framing unless told.
+#[command(mut_arg("framing", |a| a.help("How values are framed [default: guessed]")))]
 pub struct GuessArgs {
     #[command(flatten)]
     framing: FramingArgs,

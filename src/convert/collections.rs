@@ -129,8 +129,16 @@ fn dictionary_of<'a, K: ToVariant + 'a, V: ToVariant + 'a>(
 }
 
 impl<K: ToVariant, V: ToVariant, S> ToVariant for HashMap<K, V, S> {
+    /// Entries in the engine's key order (as `var_to_str` prints them), not the map's
+    /// iteration order, which changes from run to run: the same map gives the same bytes.
     fn to_variant(&self) -> Variant {
-        dictionary_of(self.iter())
+        let mut entries: Vec<(Variant, Variant)> = self
+            .iter()
+            .map(|(k, v)| (k.to_variant(), v.to_variant()))
+            .collect();
+        crate::text::sort_entries_by_key(&mut entries);
+        // Distinct Rust keys can still map to one Variant key: insert as the engine does.
+        Variant::Dictionary(entries.into_iter().collect())
     }
 }
 

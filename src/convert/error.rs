@@ -116,13 +116,7 @@ impl FromVariantError {
 
     /// The same error, one map entry further in (`[key]` is prepended to the path).
     pub fn at_key(mut self, key: &Variant) -> FromVariantError {
-        let text = match key {
-            Variant::String(s) => format!("{s:?}"),
-            Variant::StringName(s) => format!("&{:?}", s.0),
-            Variant::Int(i) => i.to_string(),
-            other => format!("<{}>", other.kind().name()),
-        };
-        self.path.push(PathSegment::Key(text));
+        self.path.push(PathSegment::key(key));
         self
     }
 
@@ -138,29 +132,47 @@ impl FromVariantError {
 
     /// The path as text (`players[3].pos`); empty for the root value.
     pub fn path(&self) -> String {
-        let mut out = String::new();
-        for seg in self.segments() {
-            match seg {
-                PathSegment::Field(name) => {
-                    if !out.is_empty() {
-                        out.push('.');
-                    }
-                    out.push_str(name);
+        path_text(self.segments())
+    }
+}
+
+impl PathSegment {
+    /// The segment of a map entry, by its key's text (`["sword"]`, `[&"id"]`, `[3]`).
+    pub(crate) fn key(key: &Variant) -> PathSegment {
+        PathSegment::Key(match key {
+            Variant::String(s) => format!("{s:?}"),
+            Variant::StringName(s) => format!("&{:?}", s.0),
+            Variant::Int(i) => i.to_string(),
+            other => format!("<{}>", other.kind().name()),
+        })
+    }
+}
+
+/// Segments, outermost first, as text (`players[3].pos`): the one spelling of a path for the
+/// derive's errors and serde's.
+pub(crate) fn path_text<'a>(segments: impl Iterator<Item = &'a PathSegment>) -> String {
+    let mut out = String::new();
+    for seg in segments {
+        match seg {
+            PathSegment::Field(name) => {
+                if !out.is_empty() {
+                    out.push('.');
                 }
-                PathSegment::Index(i) => {
-                    out.push('[');
-                    out.push_str(&i.to_string());
-                    out.push(']');
-                }
-                PathSegment::Key(k) => {
-                    out.push('[');
-                    out.push_str(k);
-                    out.push(']');
-                }
+                out.push_str(name);
+            }
+            PathSegment::Index(i) => {
+                out.push('[');
+                out.push_str(&i.to_string());
+                out.push(']');
+            }
+            PathSegment::Key(k) => {
+                out.push('[');
+                out.push_str(k);
+                out.push(']');
             }
         }
-        out
     }
+    out
 }
 
 impl fmt::Display for FromVariantErrorKind {

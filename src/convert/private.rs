@@ -168,6 +168,48 @@ pub fn full_object(class: &'static str, properties: Vec<(&'static str, Variant)>
     })))
 }
 
+/// The entries of a struct with `#[godot(flatten)]` fields, one per key: a key written twice
+/// (a flattened struct sharing a key with the parent, which the derive cannot see across
+/// types) keeps its first place and takes the later value, as `dict[key] = value` would.
+pub fn merged(mut entries: Vec<(&'static str, Variant)>) -> Vec<(&'static str, Variant)> {
+    let mut i = 0;
+    while i < entries.len() {
+        if let Some(first) = entries[..i].iter().position(|(k, _)| *k == entries[i].0) {
+            let (_, later) = entries.remove(i);
+            entries[first].1 = later;
+        } else {
+            i += 1;
+        }
+    }
+    entries
+}
+
+/// A struct whose fields can be written into another struct's Dictionary
+/// (`#[godot(flatten)]`, as serde's flatten): implemented by `#[derive(GodotVariant)]` for
+/// structs with named fields. Apart from [`FlattenFrom`] so that each has the bounds of its
+/// direction (`T: ToVariant` here).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be flattened",
+    label = "`#[godot(flatten)]` needs a struct with named fields that derives `GodotVariant`"
+)]
+pub trait FlattenTo {
+    /// Appends the fields' entries (flattened ones included) in declaration order.
+    fn __write_fields(&self, out: &mut Vec<(&'static str, Variant)>);
+}
+
+/// The reading half of [`FlattenTo`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be flattened",
+    label = "`#[godot(flatten)]` needs a struct with named fields that derives `GodotVariant`"
+)]
+pub trait FlattenFrom: Sized {
+    /// Reads the fields from the parent's entries; keys of the parent are not unknown here
+    /// (the parent checks `deny_unknown_fields` with [`FlattenFrom::__is_key`]).
+    fn __read_fields(fields: &Fields<'_>) -> Result<Self, FromVariantError>;
+    /// Whether `name` is read by this struct (a field's key or alias, or a flattened key).
+    fn __is_key(name: &str) -> bool;
+}
+
 /// An untyped Array of these elements.
 pub fn array(items: Vec<Variant>) -> Variant {
     Variant::Array(Array::new(items))

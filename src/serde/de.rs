@@ -2,6 +2,7 @@
 
 use super::error::Error;
 use super::types;
+use crate::convert::PathSegment;
 use crate::variant::{GString, Variant};
 use ::serde::de::{self, IntoDeserializer, Visitor};
 use ::serde::forward_to_deserialize_any;
@@ -78,12 +79,14 @@ impl<'de> de::Deserializer<'de> for VariantDeserializer {
             Variant::String(s) => visitor.visit_string(s.into_string()),
             Variant::StringName(s) => visitor.visit_string(s.0.into_string()),
             Variant::NodePath(p) => visitor.visit_string(p.to_string()),
-            Variant::Dictionary(d) => visitor.visit_map(MapAccess::new(d.into_entries())),
+            Variant::Dictionary(d) => visitor.visit_map(MapAccess::new(d.into_entries(), false)),
+            // Properties and math-type fields are named like struct fields (`.pos`).
             Variant::Object(crate::Object::Full(o)) => visitor.visit_map(MapAccess::new(
                 o.properties
                     .into_iter()
                     .map(|(k, v)| (Variant::String(k.into()), v))
                     .collect(),
+                true,
             )),
             Variant::Object(crate::Object::Null) => visitor.visit_unit(),
             Variant::Object(crate::Object::Id(id)) | Variant::Rid(id) => visitor.visit_u64(id),
@@ -93,9 +96,24 @@ impl<'de> de::Deserializer<'de> for VariantDeserializer {
                         .into_iter()
                         .map(|(k, v)| (Variant::String(GString::new(k)), v))
                         .collect(),
+                    true,
                 )),
                 None => Err(de::Error::invalid_type(unexpected(&other), &visitor)),
             },
+        }
+    }
+
+    /// As `deserialize_any`, except that a Dictionary's String keys are field names in the
+    /// path of an error (`.level`, not `["level"]`).
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        match self.value {
+            Variant::Dictionary(d) => visitor.visit_map(MapAccess::new(d.into_entries(), true)),
+            other => VariantDeserializer::new(other).deserialize_any(visitor),
         }
     }
 
@@ -165,19 +183,21 @@ impl<'de> de::Deserializer<'de> for VariantDeserializer {
 
     forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        unit unit_struct seq tuple tuple_struct map struct identifier ignored_any
+        unit unit_struct seq tuple tuple_struct map identifier ignored_any
     }
 }
 
-/// Array elements, one at a time.
+/// Array elements, one at a time; `index` is the next one's, for the path of an error.
 struct SeqAccess {
     items: std::vec::IntoIter<Variant>,
+    index: usize,
 }
 
 impl SeqAccess {
     fn new(items: Vec<Variant>) -> SeqAccess {
         SeqAccess {
             items: items.into_iter(),
+            index: 0,
         }
     }
 }
@@ -189,7 +209,13 @@ impl<'de> de::SeqAccess<'de> for SeqAccess {
         seed: T,
     ) -> Result<Option<T::Value>, Error> {
         match self.items.next() {
-            Some(v) => seed.deserialize(VariantDeserializer::new(v)).map(Some),
+            Some(v) => {
+                let i = self.index;
+                self.index += 1;
+                seed.deserialize(VariantDeserializer::new(v))
+                    .map(Some)
+                    .map_err(|e| e.at(PathSegment::Index(i)))
+            }
             None => Ok(None),
         }
     }
@@ -198,17 +224,21 @@ impl<'de> de::SeqAccess<'de> for SeqAccess {
     }
 }
 
-/// Dictionary entries, one at a time.
+/// Dictionary entries, one at a time. The current key is kept for the path of an error in
+/// its value; `is_struct` says whether String keys are field names (`.level`) or map keys
+/// (`["level"]`).
 struct MapAccess {
     entries: std::vec::IntoIter<(Variant, Variant)>,
-    value: Option<Variant>,
+    value: Option<(Variant, Variant)>,
+    is_struct: bool,
 }
 
 impl MapAccess {
-    fn new(entries: Vec<(Variant, Variant)>) -> MapAccess {
+    fn new(entries: Vec<(Variant, Variant)>, is_struct: bool) -> MapAccess {
         MapAccess {
             entries: entries.into_iter(),
             value: None,
+            is_struct,
         }
     }
 }
@@ -221,18 +251,20 @@ impl<'de> de::MapAccess<'de> for MapAccess {
     ) -> Result<Option<K::Value>, Error> {
         match self.entries.next() {
             Some((k, v)) => {
-                self.value = Some(v);
+                // A clone of the key, for the path: only the error path reads it.
+                self.value = Some((k.clone(), v));
                 seed.deserialize(VariantDeserializer::new(k)).map(Some)
             }
             None => Ok(None),
         }
     }
     fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
-        let v = self
+        let (k, v) = self
             .value
             .take()
             .ok_or_else(|| Error::Message("map value requested before its key".into()))?;
         seed.deserialize(VariantDeserializer::new(v))
+            .map_err(|e| e.at_entry(&k, self.is_struct))
     }
     fn size_hint(&self) -> Option<usize> {
         Some(self.entries.len())
@@ -252,32 +284,40 @@ impl<'de> de::EnumAccess<'de> for EnumAccess {
         self,
         seed: S,
     ) -> Result<(S::Value, VariantAccess), Error> {
+        let name = self.tag.clone();
         let tag = seed.deserialize(VariantDeserializer::new(self.tag))?;
-        Ok((tag, VariantAccess(self.content)))
+        Ok((tag, VariantAccess(self.content, name)))
     }
 }
 
-struct VariantAccess(Variant);
+/// The content of `{variant: content}`, and the variant's key for the path of an error.
+struct VariantAccess(Variant, Variant);
 
 impl<'de> de::VariantAccess<'de> for VariantAccess {
     type Error = Error;
     fn unit_variant(self) -> Result<(), Error> {
         match self.0 {
             Variant::Nil => Ok(()),
-            other => Err(de::Error::invalid_type(unexpected(&other), &"unit variant")),
+            other => Err(
+                <Error as de::Error>::invalid_type(unexpected(&other), &"unit variant")
+                    .at_entry(&self.1, true),
+            ),
         }
     }
     fn newtype_variant_seed<T: de::DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, Error> {
         seed.deserialize(VariantDeserializer::new(self.0))
+            .map_err(|e| e.at_entry(&self.1, true))
     }
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
         de::Deserializer::deserialize_seq(VariantDeserializer::new(self.0), visitor)
+            .map_err(|e| e.at_entry(&self.1, true))
     }
     fn struct_variant<V: Visitor<'de>>(
         self,
-        _fields: &'static [&'static str],
+        fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
-        de::Deserializer::deserialize_map(VariantDeserializer::new(self.0), visitor)
+        de::Deserializer::deserialize_struct(VariantDeserializer::new(self.0), "", fields, visitor)
+            .map_err(|e| e.at_entry(&self.1, true))
     }
 }

@@ -27,7 +27,7 @@
 //! | enums with data | `{"type": "Move", ...fields}` (tag key configurable) | `{"Move": {...}}` (serde's external tagging; `#[serde(tag = "type")]` works too) |
 //! | full Objects, typed Arrays, StringName, NodePath | yes (`object`, `typed_array`, the types) | only through `Variant`/math-type fields or [`as_variant`] |
 //! | missing `Option` key | `None` | `None` |
-//! | errors | path + mismatch (`players[3].pos: expected Vector2, found String`) | serde's messages |
+//! | errors | path + mismatch (`players[3].pos: expected Vector2, found String`) | path + serde's message (`players[3].level: invalid type: string "level_01", expected i64`), reading and writing; [`Error::path`] |
 //! | existing serde types, `#[serde(...)]` attributes, other formats | no | yes |
 //!
 //! Pick the derive for types that mirror Godot data (byte-exact with the engine, Packed arrays,

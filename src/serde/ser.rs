@@ -2,6 +2,7 @@
 
 use super::error::Error;
 use super::types;
+use crate::convert::PathSegment;
 use crate::variant::{Array, Dictionary, GString, Variant};
 use ::serde::ser::{self, Serialize};
 
@@ -116,7 +117,8 @@ impl ser::Serializer for VariantSerializer {
         variant: &'static str,
         value: &T,
     ) -> Result<Variant, Error> {
-        Ok(single(variant, value.serialize(self)?))
+        let content = value.serialize(self).map_err(|e| e.in_field(variant))?;
+        Ok(single(variant, content))
     }
     fn serialize_seq(self, len: Option<usize>) -> Result<SeqSerializer, Error> {
         Ok(SeqSerializer {
@@ -176,7 +178,14 @@ pub struct SeqSerializer {
 
 impl SeqSerializer {
     fn push<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.items.push(value.serialize(VariantSerializer)?);
+        let item = value.serialize(VariantSerializer).map_err(|e| {
+            let e = e.at(PathSegment::Index(self.items.len()));
+            match self.variant {
+                Some(name) => e.in_field(name),
+                None => e,
+            }
+        })?;
+        self.items.push(item);
         Ok(())
     }
     fn finish(self) -> Variant {
@@ -261,7 +270,10 @@ impl ser::SerializeMap for MapSerializer {
             .key
             .take()
             .ok_or_else(|| Error::Message("map value without a key".into()))?;
-        self.dict.insert(key, value.serialize(VariantSerializer)?);
+        let value = value
+            .serialize(VariantSerializer)
+            .map_err(|e| e.at_entry(&key, false))?;
+        self.dict.insert(key, value);
         Ok(())
     }
     fn end(self) -> Result<Variant, Error> {
@@ -277,10 +289,14 @@ impl ser::SerializeStruct for MapSerializer {
         key: &'static str,
         value: &T,
     ) -> Result<(), Error> {
-        self.dict.insert(
-            Variant::String(GString::new(key)),
-            value.serialize(VariantSerializer)?,
-        );
+        let value = value.serialize(VariantSerializer).map_err(|e| {
+            let e = e.in_field(key);
+            match self.variant {
+                Some(name) => e.in_field(name),
+                None => e,
+            }
+        })?;
+        self.dict.insert(Variant::String(GString::new(key)), value);
         Ok(())
     }
     fn end(self) -> Result<Variant, Error> {

@@ -106,6 +106,7 @@ mod write;
 use crate::dialect::Dialect;
 use crate::variant::Variant;
 
+pub(crate) use order::sort_entries_by_key;
 pub use parse::MAX_TEXT_DEPTH;
 
 /// Why text could not be parsed: what was wrong and where (1-based line and column, in

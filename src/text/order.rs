@@ -177,6 +177,23 @@ fn string_like(v: &Variant) -> Option<&str> {
     }
 }
 
+/// Puts Dictionary entries in the order in which Godot 4 prints their keys, whatever order
+/// they came in (a `HashMap`'s changes from run to run), so that the same map always gives
+/// the same bytes. Keys the engine leaves unordered (two Arrays, NaN) are first put in the
+/// order of their Debug text, which is the same every run, and then sorted by the engine's
+/// algorithm (whose result depends only on that starting order).
+pub(crate) fn sort_entries_by_key(entries: &mut [(Variant, Variant)]) {
+    let less =
+        |a: &(Variant, Variant), b: &(Variant, Variant)| key_less(&a.0, &b.0, Dialect::Godot4);
+    engine_sort(entries, &less);
+    // Strictly increasing neighbours: the order was total, hence the only sorted one.
+    if entries.windows(2).all(|w| less(&w[0], &w[1])) {
+        return;
+    }
+    entries.sort_by_cached_key(|(k, _)| format!("{k:?}"));
+    engine_sort(entries, &less);
+}
+
 /// Sorts `items` as the engine's `SortArray::sort` does (introsort, median of three, heap
 /// sort past the depth limit, final insertion sort), with the bounds checks of a debug
 /// build (`SORT_ARRAY_VALIDATE_ENABLED`: both fixture engines are debug builds), which also

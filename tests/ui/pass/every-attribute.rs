@@ -16,9 +16,18 @@ fn three() -> u8 {
 }
 
 #[derive(GodotVariant, Debug, PartialEq, Default)]
+struct Rules {
+    #[godot(default)]
+    friendly_fire: bool,
+}
+
+#[derive(GodotVariant, Debug, PartialEq, Default)]
 #[godot(rename_all = "camelCase", deny_unknown_fields, default)]
 struct Settings {
+    #[godot(alias = "players", alias = "max")]
     max_players: u8,
+    #[godot(flatten)]
+    rules: Rules,
     #[godot(rename = "title")]
     name: String,
     #[godot(skip)]
@@ -63,6 +72,7 @@ fn main() {
     let v = s.to_variant();
     let Variant::Dictionary(d) = &v else { panic!() };
     assert!(d.get_str("maxPlayers").is_some() && d.get_str("title").is_some());
+    assert_eq!(d.get_str("friendly_fire"), Some(&Variant::Bool(false)));
     assert_eq!(d.get_str("seed"), Some(&Variant::String("7".into())));
     assert!(matches!(d.get_str("scores"), Some(Variant::Array(a)) if a.typed.is_none()));
     assert!(matches!(d.get_str("ids"), Some(Variant::Array(a)) if a.typed.is_some()));
