@@ -304,6 +304,33 @@ fn short_input(
     }
 }
 
+/// The framing that reads `bytes` when they fail to decode as bare values: bytes that start
+/// with a length (little- or big-endian) no larger than what follows, after which a value
+/// decodes, are most likely a `store_var` file or a `put_var` stream (a `PacketPeerStream`'s
+/// prefix is the little-endian one too). `None` when no prefix fits. Only worth asking after
+/// a failure: it decodes the first value again.
+///
+/// ```
+/// use gdvariant::framing::{likely_framing, Framing};
+/// use gdvariant::{from_slice, Error, Format, Variant};
+/// let file = [8, 0, 0, 0, 2, 0, 0, 0, 42, 0, 0, 0]; // store_var(42)
+/// assert!(matches!(from_slice::<Variant>(&file, &Format::godot4()), Err(Error::Decode(_))));
+/// assert_eq!(likely_framing(&file, &Format::godot4()), Some(Framing::STORE_VAR));
+/// ```
+pub fn likely_framing(bytes: &[u8], format: &Format) -> Option<Framing> {
+    [Framing::STORE_VAR, Framing::StoreVar { big_endian: true }]
+        .into_iter()
+        .find(|f| {
+            let Some(payload) = bytes.get(4..) else {
+                return false;
+            };
+            let len = f.read_prefix(bytes) as usize;
+            len >= 4
+                && len <= payload.len()
+                && crate::decode(&payload[..len], format.dialect, &format.decode).is_ok()
+        })
+}
+
 /// Iterates over the frames of a whole input held in memory (see [`frames`]).
 pub struct Frames<'a> {
     bytes: &'a [u8],

@@ -158,6 +158,32 @@ fn auto_dialect_reads_a_savegame_without_flags() {
     assert_eq!(first["value"][0][1]["value"], "GDSAVE");
 }
 
+/// Read as bare values, Godot 3.2.3's `store_var` savegame fails at its first byte (the length
+/// prefix reads as type 108); the message says which `--framing` reads it.
+#[test]
+fn a_forgotten_prefix_is_named_in_the_error() {
+    let args = |framing| {
+        run(
+            &[
+                "decode",
+                "--dialect",
+                "godot3",
+                "--framing",
+                framing,
+                "tests/fixtures/godot3/streams/savegame.sav",
+            ],
+            b"",
+        )
+    };
+    let r = args("none");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("unknown type 108"), "{}", r.stderr);
+    assert!(r.stderr.contains("use --framing store-var"), "{}", r.stderr);
+    // The suggestion reads the file.
+    let r = args("store-var");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
 /// Every malformed or lenient input of the Godot 3.2.3 corpus: `decode --first` (which, like
 /// `bytes2var`, ignores trailing bytes) follows the library decoder's verdict (checked against
 /// the engine's in codec_godot3.rs); accepted inputs re-encode to the bytes the engine

@@ -226,12 +226,13 @@ pub fn decode(a: DecodeArgs) -> Result<(), Failure> {
     // first byte again, the start chained before the rest.
     let mut input = open(&a.file)?;
     let mut start = Vec::new();
+    // The start also tells, when bare values fail, whether a length prefix was forgotten.
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(&mut input, gdvariant::guess::SAMPLE as u64),
+        &mut start,
+    )
+    .map_err(|e| Failure::io(&a.file, e))?;
     let resolved = if a.dialect == DialectArg::Auto {
-        std::io::Read::read_to_end(
-            &mut std::io::Read::take(&mut input, gdvariant::guess::SAMPLE as u64),
-            &mut start,
-        )
-        .map_err(|e| Failure::io(&a.file, e))?;
         if start.is_empty() {
             return Err(no_value(&a.file));
         }
@@ -249,13 +250,26 @@ pub fn decode(a: DecodeArgs) -> Result<(), Failure> {
         resolve(&a.file, a.dialect, a.engine_version, framing, None, false)?
     };
     let (d, v, f) = resolved;
-    let chained = std::io::Read::chain(std::io::Cursor::new(start), input);
     let format = Format {
         dialect: d,
         framing: f,
         decode: dopts(v),
         encode: EncodeOptions::default(),
     };
+    let hint = |e: &FrameError| {
+        match e {
+        FrameError::Decode(d) if f == Framing::Bare && d.offset() < 8 => {
+            gdvariant::framing::likely_framing(&start, &format).map(|fr| {
+                format!(
+                    "\nhint: these bytes look like values with a length before each ({fr}): use --framing {}",
+                    fr.name()
+                )
+            })
+        }
+        _ => None,
+    }
+    };
+    let chained = std::io::Read::chain(std::io::Cursor::new(start.clone()), input);
     let reader = FrameReader::new(chained, &format).with_offsets();
     let mut seen = 0usize;
     for frame in reader {
@@ -264,7 +278,10 @@ pub fn decode(a: DecodeArgs) -> Result<(), Failure> {
             Ok(fr) => fr,
             Err(e) => {
                 out.flush()?;
-                return Err(frame_failure(&a.file, e));
+                return Err(match hint(&e) {
+                    Some(hint) => Failure::data(format!("{}: {e}{hint}", shown(&a.file))),
+                    None => frame_failure(&a.file, e),
+                });
             }
         };
         print(d, &frame.value, &mut out)?;
