@@ -6,6 +6,17 @@ use crate::version::Version;
 
 /// Why bytes could not be decoded. Every variant carries the absolute byte offset of the
 /// field that failed.
+///
+/// ```
+/// use gdvariant::{decode, DecodeError, DecodeOptions, Dialect};
+/// // A String that claims 200 bytes where 3 follow.
+/// let bytes = [4, 0, 0, 0, 200, 0, 0, 0, b'a', b'b', b'c', 0];
+/// let err = decode(&bytes, Dialect::Godot4, &DecodeOptions::default()).unwrap_err();
+/// assert_eq!(err.offset(), 4); // the length field
+/// assert_eq!(err.engine_error(), "ERR_FILE_EOF"); // what the engine's decode_variant returns
+/// assert!(matches!(err, DecodeError::StringOutOfBounds { .. }));
+/// println!("{err}");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum DecodeError {

@@ -739,6 +739,16 @@ pub enum WriteError {
 }
 
 /// Writes `value` framed to `w` (one `write_all`); returns the bytes written.
+///
+/// ```
+/// use gdvariant::framing::{write_frame, Framing};
+/// use gdvariant::{Format, Variant};
+/// let mut stream = Vec::new(); // a TcpStream, a File, …
+/// let format = Format::godot4().framing(Framing::STORE_VAR); // as StreamPeer.put_var
+/// write_frame(&mut stream, &Variant::from("hi"), &format)?;
+/// assert_eq!(stream, [12, 0, 0, 0, 4, 0, 0, 0, 2, 0, 0, 0, b'h', b'i', 0, 0]);
+/// # Ok::<(), gdvariant::framing::WriteError>(())
+/// ```
 pub fn write_frame<W: Write>(
     w: &mut W,
     value: &Variant,

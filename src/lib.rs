@@ -112,7 +112,7 @@ pub use error::{DecodeError, EncodeError};
 pub use format::{from_reader, from_slice, from_slice_partial, to_vec, to_writer, Error, Format};
 /// `#[derive(GodotVariant)]`: implements [`ToVariant`] and [`FromVariant`]; see [`convert`].
 pub use gdvariant_derive::GodotVariant;
-pub use generated::kinds::{Feature, FieldInfo, Kind, TypeInfo};
+pub use generated::kinds::{Feature, FieldInfo, FieldName, Kind, TypeInfo};
 pub use text::{from_text, to_text, to_text_exact, TextError};
 pub use variant::packed::{PackedElement, PackedRef};
 pub use variant::{

@@ -52,6 +52,18 @@ impl Default for Limits {
 }
 
 /// Options of [`decode`](fn@crate::decode).
+///
+/// ```
+/// use gdvariant::{decode, DecodeOptions, Dialect, Limits, Version};
+/// // Bytes from a Godot 3.5 game, from a stranger: objects refused (the default), small limits.
+/// let options = DecodeOptions {
+///     version: Some(Version::new(3, 5, 0)),
+///     limits: Limits { max_depth: 64, max_elements: 100_000 },
+///     ..DecodeOptions::default()
+/// };
+/// let object_by_id = [17, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0]; // OBJECT with FLAG_64: an id
+/// assert!(decode(&object_by_id, Dialect::Godot3, &options).is_ok());
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct DecodeOptions {
     /// The engine version that wrote the bytes; `None` is the newest of the dialect.

@@ -16,6 +16,16 @@ use crate::variant::packed::PackedRef;
 /// Names follow Godot 4 (`Float`, `Quaternion`, `Transform3D`, `Packed*Array`); Godot 3's
 /// `REAL`, `Quat`, `Transform` and `Pool*Array` and Pandemonium's extra types map onto the
 /// same variants. Math types larger than 32 bytes are boxed so that a `Variant` stays small.
+///
+/// ```
+/// use gdvariant::{from_text, Dialect, Variant};
+/// let mut save = from_text(r#"{"players": [{"name": "ann", "hp": 90}]}"#, Dialect::Godot4)?;
+/// assert_eq!(save["players"][0]["name"].as_str(), Some("ann"));
+/// save["players"][0]["hp"] = Variant::Int(80);
+/// assert_eq!(save.pointer("/players/0/hp"), Some(&Variant::Int(80)));
+/// assert_eq!(save.to_string(), "{\n\"players\": [{\n\"hp\": 80,\n\"name\": \"ann\"\n}]\n}");
+/// # Ok::<(), gdvariant::TextError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Default)]
 pub enum Variant {
     #[default]

@@ -25,6 +25,16 @@ pub fn to_writer<W: Write, T: ::serde::Serialize + ?Sized>(
 
 /// The `T` that `bytes` hold, framed as `format` says; trailing bytes are an error (see
 /// [`crate::from_slice`]).
+///
+/// ```
+/// use gdvariant::Format;
+/// #[derive(serde::Deserialize, Debug, PartialEq)]
+/// struct Hp { hp: i64 }
+/// // var_to_bytes({"hp": 90})
+/// let bytes = [27, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 2, 0, 0, 0, b'h', b'p', 0, 0, 2, 0, 0, 0, 90, 0, 0, 0];
+/// assert_eq!(gdvariant::serde::from_slice::<Hp>(&bytes, &Format::godot4())?, Hp { hp: 90 });
+/// # Ok::<(), gdvariant::Error>(())
+/// ```
 pub fn from_slice<T: ::serde::de::DeserializeOwned>(
     bytes: &[u8],
     format: &Format,

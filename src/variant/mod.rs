@@ -223,6 +223,17 @@ pub struct DictionaryType {
 /// [`get`](Dictionary::get), [`get_str`](Dictionary::get_str), [`iter`](Dictionary::iter)
 /// (also `for (k, v) in &dict`), [`keys`](Dictionary::keys), [`values`](Dictionary::values),
 /// [`entries`](Dictionary::entries).
+///
+/// ```
+/// use gdvariant::{Dictionary, Variant};
+/// let mut d = Dictionary::new();
+/// d.insert("hp".into(), 90.into());
+/// d.insert(Variant::Int(1), "one".into()); // any value can be a key
+/// d.insert("hp".into(), 80.into()); // replaces in place, as `dict["hp"] = 80` does
+/// assert_eq!(d.get_str("hp"), Some(&Variant::Int(80)));
+/// assert_eq!(d.keys().collect::<Vec<_>>(), [&Variant::from("hp"), &Variant::Int(1)]);
+/// assert!(d.get(&Variant::Float(1.0)).is_none()); // 1 and 1.0 are different keys
+/// ```
 #[derive(Clone, Default)]
 pub struct Dictionary {
     entries: Vec<(Variant, Variant)>,
