@@ -142,6 +142,7 @@ mod error;
 pub mod private;
 mod scalar;
 
+#[cfg(feature = "serde")]
 pub(crate) use error::path_text;
 pub use error::{FromVariantError, FromVariantErrorKind, PathSegment};
 

@@ -81,9 +81,15 @@ pub fn pad4(len: usize) -> usize {
 /// How the engine turns string bytes into a String (`_decode_string` → `String::parse_utf8`):
 /// it stops at the first NUL (so PackedStringArray's trailing NUL and any embedded NUL end
 /// the string) and skips a leading UTF-8 BOM (observed in Godot 3.2.3 and 4.3).
-/// With `keep_bom` the BOM is kept, so that the value re-encodes to the same bytes.
+/// With `keep_bom` the BOM is kept, so that the value re-encodes to the same bytes. With
+/// `strict` (the spec's `StrictUtf8`: Godot 4.3+) anything but valid UTF-8 is refused, as
+/// `parse_utf8` then fails; otherwise the lenient reader below is the engine's.
 /// Returns `Err(index)` of the first byte the engine rejects.
-pub fn engine_string(bytes: &[u8], keep_bom: bool) -> Result<std::borrow::Cow<'_, str>, usize> {
+pub fn engine_string(
+    bytes: &[u8],
+    keep_bom: bool,
+    strict: bool,
+) -> Result<std::borrow::Cow<'_, str>, usize> {
     let end = bytes.iter().position(|&c| c == 0).unwrap_or(bytes.len());
     let body = &bytes[..end];
     let (skip, body) = match body {
@@ -92,6 +98,7 @@ pub fn engine_string(bytes: &[u8], keep_bom: bool) -> Result<std::borrow::Cow<'_
     };
     match std::str::from_utf8(body) {
         Ok(s) => Ok(std::borrow::Cow::Borrowed(s)),
+        Err(e) if strict => Err(skip + e.valid_up_to()),
         Err(_) => lenient_utf8(body)
             .map(std::borrow::Cow::Owned)
             .map_err(|i| skip + i),

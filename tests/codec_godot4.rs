@@ -84,3 +84,36 @@ fn leading_bom_is_dropped_like_the_engine_or_kept_on_request() {
         );
     }
 }
+
+/// Godot 4.3 and 4.4.1 refuse a String whose bytes are not valid UTF-8 (`_decode_string`:
+/// `parse_utf8(...) != OK` → ERR_INVALID_DATA; seen by tests/differential_engines.rs): a lone
+/// surrogate, a 5-byte form, an overlong form. Godot 3 reads them leniently (its own rule).
+#[test]
+fn godot4_refuses_invalid_utf8_from_4_3() {
+    use gdvariant::{decode, DecodeError, DecodeOptions, Dialect, Version};
+    let strings: [&[u8]; 3] = [
+        &[4, 0, 0, 0, 3, 0, 0, 0, 0xed, 0xa0, 0x80, 0],
+        &[
+            4, 0, 0, 0, 5, 0, 0, 0, 0xf8, 0x88, 0x80, 0x80, 0x80, 0, 0, 0,
+        ],
+        &[4, 0, 0, 0, 2, 0, 0, 0, 0xc1, 0x81, 0, 0],
+    ];
+    for bytes in strings {
+        for v in [Version::new(4, 3, 0), Version::new(4, 4, 1)] {
+            let options = DecodeOptions {
+                version: Some(v),
+                ..DecodeOptions::default()
+            };
+            let err = decode(bytes, Dialect::Godot4, &options).unwrap_err();
+            assert!(
+                matches!(err, DecodeError::InvalidUtf8 { offset: 8, .. }),
+                "{v}: {err}"
+            );
+        }
+    }
+    // Godot 3 keeps a surrogate (as U+FFFD: a Rust string cannot hold it).
+    let g3 = decode(strings[0], Dialect::Godot3, &DecodeOptions::default())
+        .unwrap()
+        .0;
+    assert_eq!(g3.as_str(), Some("\u{fffd}"));
+}

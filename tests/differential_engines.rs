@@ -31,18 +31,6 @@ struct Known {
 
 const KNOWN: &[Known] = &[
     Known {
-        category: "engine_refuses_invalid_utf8_we_accept",
-        engines: &["godot4.3", "godot4.4.1"],
-        repro: "0400000003000000eda08000",
-        reason: "Godot 4's parse_utf8 fails on a lone surrogate, so decode_variant gives ERR_INVALID_DATA; we decode U+FFFD (and may fail later, with another error)",
-    },
-    Known {
-        category: "engine_refuses_invalid_utf8_we_accept",
-        engines: &["godot4.3", "godot4.4.1"],
-        repro: "0400000005000000f888808080000000",
-        reason: "the same for a 5-byte form",
-    },
-    Known {
         category: "g3_keeps_invalid_utf8_we_replace",
         engines: &["godot3.2.3"],
         repro: "0400000003000000eda08000",

@@ -143,7 +143,8 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
                 std::str::from_utf8_unchecked(bytes)
             }));
         }
-        match quirks::engine_string(bytes, self.options.keep_leading_bom) {
+        let strict = self.dialect.has_feature(self.version, Feature::StrictUtf8);
+        match quirks::engine_string(bytes, self.options.keep_leading_bom, strict) {
             Ok(s) => Ok(s),
             Err(i) => Err(DecodeError::InvalidUtf8 {
                 offset: start + i,

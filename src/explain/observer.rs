@@ -214,7 +214,7 @@ impl Observe for Explainer<'_> {
         self.line(at, 4, d, label("length"), n.to_string(), desc);
         let data = &self.bytes[(at + 4).min(data_end)..data_end];
         if !data.is_empty() {
-            let mut v = match quirks::engine_string(data, true) {
+            let mut v = match quirks::engine_string(data, true, false) {
                 Ok(s) => quote(&s),
                 Err(_) => hex_preview(data),
             };

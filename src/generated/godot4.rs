@@ -238,6 +238,7 @@ pub fn has_feature(version: Version, feature: Feature) -> bool {
         Feature::StringPaddingZeroed => version >= Version::new(4, 0, 0),
         Feature::Flag64Reals => version >= Version::new(4, 0, 0),
         Feature::TypedArray => version >= Version::new(4, 3, 0),
+        Feature::StrictUtf8 => version >= Version::new(4, 3, 0),
         Feature::ObjectScriptAsPath => version >= Version::new(4, 3, 0),
         Feature::TypedDictionary => version >= Version::new(4, 4, 0),
         Feature::InstantiableCheck => version >= Version::new(4, 4, 0),

@@ -302,6 +302,8 @@ pub enum Feature {
     FloatWidening,
     /// String padding bytes are written as zero.
     StringPaddingZeroed,
+    /// A string whose bytes are not valid UTF-8 (overlong forms, surrogates, code points past U+10FFFF, 5- and 6-byte forms) is refused with ERR_INVALID_DATA; otherwise the engine's lenient reader keeps it.
+    StrictUtf8,
     /// A Dictionary key holding a freed object is written as the String "[Deleted Object]" with a NIL value.
     DeletedObjectKey,
     /// Double-precision builds write math types with FLAG_64 and 8-byte reals.
@@ -339,6 +341,7 @@ impl Feature {
         Feature::Int64Widening,
         Feature::FloatWidening,
         Feature::StringPaddingZeroed,
+        Feature::StrictUtf8,
         Feature::DeletedObjectKey,
         Feature::Flag64Reals,
         Feature::TypedArray,
@@ -364,6 +367,7 @@ impl Feature {
             Feature::Int64Widening => "Int64Widening",
             Feature::FloatWidening => "FloatWidening",
             Feature::StringPaddingZeroed => "StringPaddingZeroed",
+            Feature::StrictUtf8 => "StrictUtf8",
             Feature::DeletedObjectKey => "DeletedObjectKey",
             Feature::Flag64Reals => "Flag64Reals",
             Feature::TypedArray => "TypedArray",
