@@ -149,3 +149,12 @@ fn lenient_utf8(body: &[u8]) -> Result<String, usize> {
     }
     Ok(out)
 }
+
+/// A typed container's builtin element (or key, or value) type as the engine keeps it:
+/// `NIL` leaves that side untyped. Godot 4.3's `decode_variant` calls
+/// `varr.set_typed(builtin_type, …)` (core/io/marshalls.cpp:850, 4.3-stable), and a
+/// `ContainerTypeValidate` whose type is `NIL` accepts anything and is written back untyped
+/// (core/variant/array.cpp:792); Godot 4.4.1 does the same for each side of a Dictionary.
+pub fn builtin_element(kind: crate::Kind) -> Option<crate::ElementType> {
+    (kind != crate::Kind::Nil).then_some(crate::ElementType::Builtin(kind))
+}

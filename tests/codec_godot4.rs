@@ -117,3 +117,25 @@ fn godot4_refuses_invalid_utf8_from_4_3() {
         .0;
     assert_eq!(g3.as_str(), Some("\u{fffd}"));
 }
+
+/// An Array (4.3+) or a Dictionary side (4.4+) typed by the builtin NIL is untyped in the
+/// engine (`set_typed(NIL)` validates nothing and is written back untyped), and so it is here.
+#[test]
+fn a_container_typed_nil_is_untyped() {
+    use gdvariant::{decode, DecodeOptions, Dialect, ElementType, Kind, Variant};
+    // Array, builtin element type NIL, no elements.
+    let array = [28, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    let (v, _) = decode(&array, Dialect::Godot4, &DecodeOptions::default()).unwrap();
+    assert_eq!(v.as_array().map(|a| a.typed.is_none()), Some(true), "{v:?}");
+    // Dictionary[Nil, int]: the key side untyped, the value side int.
+    let dict = [27, 0, 5, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0];
+    let (v, _) = decode(&dict, Dialect::Godot4, &DecodeOptions::default()).unwrap();
+    let Variant::Dictionary(d) = &v else {
+        panic!("{v:?}")
+    };
+    let t = d.typed().expect("the value side stays typed");
+    assert_eq!(
+        (t.key.as_ref(), t.value.as_ref()),
+        (None, Some(&ElementType::Builtin(Kind::Int)))
+    );
+}

@@ -121,12 +121,6 @@ const KNOWN: &[Known] = &[
         reason: "4.3 stores a StringName Dictionary key as a String ({&\"a\": 1} goes out with key type String); we keep the StringName",
     },
     Known {
-        category: "array_typed_nil_is_untyped",
-        engines: &["godot4.3", "godot4.4.1"],
-        repro: "1c0001000000000000000000",
-        reason: "an Array typed builtin NIL is an untyped Array in the engine (it writes it back untyped); we keep the type",
-    },
-    Known {
         category: "typed_dictionary_drops_mismatched_entries",
         engines: &["godot4.4.1"],
         repro: "1b00050002000000020000000100000004000000000000000200000001000000",

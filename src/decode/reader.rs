@@ -302,7 +302,7 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
                 match self.dialect.kind_of(self.version, id) {
                     Some(k) => {
                         self.obs.field(at, 4, side);
-                        return Ok(Some(ElementType::Builtin(k)));
+                        return Ok(quirks::builtin_element(k));
                     }
                     None => {
                         return Err(DecodeError::InvalidElementType {
