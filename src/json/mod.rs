@@ -99,13 +99,29 @@ pub fn from_json(json: &Value) -> Result<Variant, JsonError> {
 pub const MAX_JSON_DEPTH: usize = 2 * 1024 + 16;
 
 /// Parses one JSON text into a value.
+///
+/// Arrays and Dictionaries are built as the text is parsed, without a [`Value`] tree of the
+/// whole document; the result and any error are those of [`from_json`] over
+/// [`parse_document`].
 pub fn from_json_str(text: &str) -> Result<Variant, JsonError> {
-    from_json(&parse_document(text)?)
+    check_depth(text)?;
+    seed::read_document(text)
 }
 
 /// Parses JSON text as [`serde_json`] does, but with the nesting bound by [`MAX_JSON_DEPTH`]
 /// instead of serde_json's 128, which a Godot value 64 containers deep already exceeds.
 pub fn parse_document(text: &str) -> Result<Value, JsonError> {
+    check_depth(text)?;
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    // serde_json recurses once per level: the adapter grows the stack as it goes.
+    serde::Deserialize::deserialize(serde_stacker::Deserializer::new(&mut de))
+        .and_then(|v| de.end().map(|()| v))
+        .map_err(not_json)
+}
+
+/// Refuses a text nested deeper than [`MAX_JSON_DEPTH`] before it is parsed.
+fn check_depth(text: &str) -> Result<(), JsonError> {
     let depth = nesting_depth(text);
     if depth > MAX_JSON_DEPTH {
         return Err(JsonError {
@@ -113,15 +129,15 @@ pub fn parse_document(text: &str) -> Result<Value, JsonError> {
             message: format!("nested {depth} levels deep; at most {MAX_JSON_DEPTH} are read"),
         });
     }
-    let mut de = serde_json::Deserializer::from_str(text);
-    de.disable_recursion_limit();
-    // serde_json recurses once per level: the adapter grows the stack as it goes.
-    serde::Deserialize::deserialize(serde_stacker::Deserializer::new(&mut de))
-        .and_then(|v| de.end().map(|()| v))
-        .map_err(|e| JsonError {
-            path: format!("line {}, column {}", e.line(), e.column()),
-            message: format!("not JSON: {e}"),
-        })
+    Ok(())
+}
+
+/// A syntax error, placed by line and column.
+fn not_json(e: serde_json::Error) -> JsonError {
+    JsonError {
+        path: format!("line {}, column {}", e.line(), e.column()),
+        message: format!("not JSON: {e}"),
+    }
 }
 
 /// Reads every JSON document of `input` (JSON Lines, or documents one after another), as
@@ -159,6 +175,7 @@ pub fn kind_named(name: &str) -> Option<Kind> {
 
 /// Walks a document, keeping the jq-style path for errors.
 mod read;
+mod seed;
 mod stream;
 mod write;
 

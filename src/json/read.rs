@@ -17,7 +17,11 @@ impl Reader {
     }
 
     /// Reads what is at `seg` (one level down, so the stack is grown first if need be).
-    fn at<T>(&mut self, seg: impl Into<String>, f: impl FnOnce(&mut Self) -> Res<T>) -> Res<T> {
+    pub(super) fn at<T>(
+        &mut self,
+        seg: impl Into<String>,
+        f: impl FnOnce(&mut Self) -> Res<T>,
+    ) -> Res<T> {
         self.path.push(seg.into());
         let r = grow(|| f(self));
         self.path.pop();
@@ -47,7 +51,12 @@ impl Reader {
         self.at(".value", |r| r.payload(kind, v, obj))
     }
 
-    fn payload(&mut self, kind: Kind, v: &Value, obj: &Map<String, Value>) -> Res<Variant> {
+    pub(super) fn payload(
+        &mut self,
+        kind: Kind,
+        v: &Value,
+        obj: &Map<String, Value>,
+    ) -> Res<Variant> {
         Ok(match kind {
             Kind::Nil => Variant::Nil,
             Kind::Callable => Variant::Callable,
@@ -103,46 +112,24 @@ impl Reader {
                 })
             }
             Kind::Dictionary => {
-                let key = match obj.get("key_type") {
-                    Some(t) => self.at_top("key_type", |r| r.element_type(t))?,
-                    None => None,
-                };
-                let value = match obj.get("value_type") {
-                    Some(t) => self.at_top("value_type", |r| r.element_type(t))?,
-                    None => None,
-                };
-                let typed = (key.is_some() || value.is_some())
-                    .then(|| Box::new(DictionaryType { key, value }));
+                let typed = self.dictionary_type(obj)?;
                 let a = self.array(v)?;
                 let mut entries = Vec::with_capacity(a.len());
                 for (i, p) in a.iter().enumerate() {
                     entries.push(self.at(format!("[{i}]"), |r| r.pair(p))?);
                 }
                 let mut d: Dictionary = entries.into_iter().collect();
-                d.set_typed(typed.map(|t| *t));
+                d.set_typed(typed);
                 Variant::Dictionary(d)
             }
             Kind::Array | Kind::TypedArray | Kind::PackedTypedArray => {
-                let element = match obj.get("element_type") {
-                    Some(t) => self.at_top("element_type", |r| r.element_type(t))?,
-                    None => None,
-                };
-                let packed = matches!(obj.get("pandemonium_packed"), Some(Value::Bool(true)))
-                    || kind == Kind::PackedTypedArray;
+                let typed = self.array_type(kind, obj)?;
                 let a = self.array(v)?;
                 let mut items = Vec::with_capacity(a.len());
                 for (i, x) in a.iter().enumerate() {
                     items.push(self.at(format!("[{i}]"), |r| r.value(x))?);
                 }
-                Variant::Array(Array {
-                    items,
-                    typed: element.map(|element| {
-                        Box::new(ArrayType {
-                            element,
-                            pandemonium_packed: packed,
-                        })
-                    }),
-                })
+                Variant::Array(Array { items, typed })
             }
             Kind::PackedByteArray => Variant::PackedByteArray(self.hex(v)?),
             Kind::PackedInt32Array => Variant::PackedInt32Array(self.each(v, |r, x| r.i32(x))?),
@@ -158,6 +145,44 @@ impl Reader {
             #[allow(unreachable_patterns)]
             other => return self.err(format!("type `{}` has no JSON form", other.name())),
         })
+    }
+
+    /// The key and value types of a Dictionary object `obj` (its `key_type` and `value_type`),
+    /// read with the path at its `.value`, as every payload is.
+    pub(super) fn dictionary_type(
+        &mut self,
+        obj: &Map<String, Value>,
+    ) -> Res<Option<DictionaryType>> {
+        let key = match obj.get("key_type") {
+            Some(t) => self.at_top("key_type", |r| r.element_type(t))?,
+            None => None,
+        };
+        let value = match obj.get("value_type") {
+            Some(t) => self.at_top("value_type", |r| r.element_type(t))?,
+            None => None,
+        };
+        Ok((key.is_some() || value.is_some()).then_some(DictionaryType { key, value }))
+    }
+
+    /// The element type of an Array object `obj` of type `kind` (its `element_type` and
+    /// `pandemonium_packed`), read with the path at its `.value`, as every payload is.
+    pub(super) fn array_type(
+        &mut self,
+        kind: Kind,
+        obj: &Map<String, Value>,
+    ) -> Res<Option<Box<ArrayType>>> {
+        let element = match obj.get("element_type") {
+            Some(t) => self.at_top("element_type", |r| r.element_type(t))?,
+            None => None,
+        };
+        let packed = matches!(obj.get("pandemonium_packed"), Some(Value::Bool(true)))
+            || kind == Kind::PackedTypedArray;
+        Ok(element.map(|element| {
+            Box::new(ArrayType {
+                element,
+                pandemonium_packed: packed,
+            })
+        }))
     }
 
     /// Runs `f` with the path moved from `.value` to a sibling key of the value object.

@@ -1,5 +1,6 @@
 //! Splitting a stream of JSON documents before parsing, so each document's nesting is bounded as its bytes arrive.
 
+use super::seed;
 use super::*;
 
 /// Splits a stream into top-level JSON documents by tracking brackets and strings, so each
@@ -46,16 +47,19 @@ impl<R: std::io::Read> Documents<R> {
                 break;
             }
             let mut used = 0;
+            let mut start = None;
             let mut done = false;
             for &c in buf {
                 used += 1;
                 if c == b'\n' {
                     self.line += 1;
                 }
-                if doc.is_empty() && c.is_ascii_whitespace() {
-                    continue;
+                if start.is_none() {
+                    if doc.is_empty() && c.is_ascii_whitespace() {
+                        continue;
+                    }
+                    start = Some(used - 1);
                 }
-                doc.push(c);
                 if nest.step(c) {
                     done = true;
                     break;
@@ -65,6 +69,10 @@ impl<R: std::io::Read> Documents<R> {
                     self.n += 1;
                     return self.fail(format!("JSON nested deeper than {MAX_JSON_DEPTH} levels"));
                 }
+            }
+            // Copied a buffer at a time, not byte by byte: a document may be many megabytes.
+            if let Some(start) = start {
+                doc.extend_from_slice(&buf[start..used]);
             }
             self.input.consume(used);
             if done {
@@ -81,7 +89,8 @@ impl<R: std::io::Read> Documents<R> {
                 path: format!("document {n}"),
                 message: format!("not UTF-8: {e}"),
             })
-            .and_then(|text| parse_document(text).and_then(|v| from_json(&v)))
+            // The splitting above bounded the nesting already.
+            .and_then(seed::read_document)
             .map_err(|e| JsonError {
                 path: format!("document {n} (from line {start_line}): {}", e.path),
                 message: e.message,
