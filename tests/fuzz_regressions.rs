@@ -267,3 +267,18 @@ fn an_overlong_nul_is_refused() {
         assert!(r.is_err(), "{dialect:?}: {r:?}");
     }
 }
+
+/// Found by the CI fuzz smoke (`text`, `-seed=1`): a full object of class `EncodedObjectAsID`
+/// holding only `object_id` printed as the id form's text, read back as an object sent by id
+/// and printed again with a `script` property: exact text was not a fixed point. Its class
+/// now prints quoted, and a quoted class is always a full object.
+#[test]
+fn text_exact_keeps_a_full_encoded_object_as_id() {
+    let v = Variant::Object(Object::Full(Box::new(FullObject {
+        class: "EncodedObjectAsID".into(),
+        properties: vec![("object_id".into(), Variant::Int(14640))],
+    })));
+    assert_text_reads_back(&v, Dialect::Godot4);
+    // The id form itself still reads back as an id.
+    assert_text_reads_back(&Variant::Object(Object::Id(14640)), Dialect::Godot4);
+}

@@ -430,14 +430,12 @@ pub fn reencode_checked(setup: &Setup, payload: &[u8]) -> Option<Vec<u8>> {
 
 /// Whether the exact text of `v` reads back as `v` itself: the losses the exact text
 /// documents (see `gdvariant::text`, "The exact form") are Dictionary key order (keys are
-/// printed sorted), Signal (printed empty) and a full object of class `EncodedObjectAsID`
-/// (read back as an object sent by id); and Pandemonium 5's packed typed arrays print as
-/// typed arrays (the text has no other syntax for them).
+/// printed sorted) and Signal (printed empty); and Pandemonium 5's packed typed arrays print
+/// as typed arrays (the text has no other syntax for them).
 fn text_keeps_everything(v: &Variant) -> bool {
     let mut keeps = true;
     visit(v, &mut |x| {
         keeps &= !matches!(x, Variant::Signal(_))
-            && !matches!(x, Variant::Object(Object::Full(o)) if o.class == "EncodedObjectAsID")
             && !matches!(x, Variant::Dictionary(d) if d.len() > 1)
             && !matches!(x, Variant::Array(a) if a.typed.as_ref().is_some_and(|t| t.pandemonium_packed))
     });

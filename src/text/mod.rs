@@ -80,8 +80,8 @@
 //!   `NodePath(["names", …], ["subnames", …], absolute)`, each part escaped like a string.
 //!
 //! What even the exact form loses: Dictionary key order (keys print sorted), Signal and
-//! Callable (printed empty), and a full object of class `EncodedObjectAsID` holding only
-//! `object_id` (read back as an object sent by id).
+//! Callable (printed empty). (A full object of class `EncodedObjectAsID` prints its class
+//! quoted, so it does not read back as an object sent by id.)
 //!
 //! # Leniency of [`from_text`]
 //!

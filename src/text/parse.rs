@@ -254,12 +254,15 @@ impl<'a> Parser<'a> {
     /// id form again.
     fn close_object(&mut self, frame: Option<Frame>) -> Variant {
         let Some(Frame::Object {
-            class, properties, ..
+            class,
+            quoted,
+            properties,
+            ..
         }) = frame
         else {
             return Variant::Nil;
         };
-        if class == "EncodedObjectAsID" {
+        if class == "EncodedObjectAsID" && !quoted {
             let id = properties.iter().find(|(n, _)| n == "object_id");
             let only_id = properties
                 .iter()
@@ -342,9 +345,11 @@ impl<'a> Parser<'a> {
             return Ok(Start::Value(Variant::Object(Object::Null)));
         }
         let (line, column) = (self.line, self.column);
-        let class = match self.advance()? {
-            // A quoted name: exact text quotes a class name that is not an identifier.
-            Tok::Ident(c) | Tok::Str(c) => c,
+        let (class, quoted) = match self.advance()? {
+            // A quoted name: exact text quotes a class name that is not an identifier, and
+            // `EncodedObjectAsID` when it is a full object of that class.
+            Tok::Ident(c) => (c, false),
+            Tok::Str(c) => (c, true),
             other => {
                 return Err(TextError {
                     line,
@@ -358,6 +363,7 @@ impl<'a> Parser<'a> {
         }
         Ok(Start::Open(Frame::Object {
             class,
+            quoted,
             properties: Vec::new(),
             name: String::new(),
         }))
@@ -453,6 +459,8 @@ enum Frame {
     },
     Object {
         class: String,
+        /// The class was written between quotes: a class by that name, never the id form.
+        quoted: bool,
         properties: Vec<(String, Variant)>,
         /// The name of the property whose value is being parsed.
         name: String,

@@ -441,7 +441,9 @@ impl Writer {
     /// A class name: verbatim, as the engines print it; in exact text a name the parser
     /// would not read back as that class (not an identifier) is a quoted string.
     fn class_name(&self, class: &str) -> String {
-        if self.reals == Reals::Exact && !is_identifier(class) {
+        // Bare, `EncodedObjectAsID` holding an `object_id` reads back as an object sent by
+        // id; quoted, it stays a full object of that class.
+        if self.reals == Reals::Exact && (!is_identifier(class) || class == "EncodedObjectAsID") {
             format!("\"{}\"", c_escape_multiline(class))
         } else {
             class.to_string()
