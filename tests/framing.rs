@@ -78,17 +78,10 @@ fn slices_read_and_write_every_engine_stream_exactly() {
     let mut bad = Mismatches::default();
     let all = streams();
     for s in &all {
-        let got: Result<Vec<_>, _> = frames(
-            &s.bytes,
-            &gdvariant::Format {
-                dialect: Dialect::Godot3,
-                framing: s.framing,
-                decode: opts.clone(),
-                encode: Default::default(),
-            },
-        )
-        .with_offsets()
-        .collect();
+        let got: Result<Vec<_>, _> =
+            frames(&s.bytes, &fmt(Dialect::Godot3, s.framing, opts.clone()))
+                .with_offsets()
+                .collect();
         let got = match got {
             Ok(g) => g,
             Err(e) => {
@@ -116,12 +109,7 @@ fn slices_read_and_write_every_engine_stream_exactly() {
             frame_into(
                 &mut written,
                 &f.value,
-                &gdvariant::Format {
-                    dialect: Dialect::Godot3,
-                    framing: s.framing,
-                    decode: Default::default(),
-                    encode: eopts.clone(),
-                },
+                &fmt_out(Dialect::Godot3, s.framing, eopts.clone()),
             )
             .unwrap();
         }
@@ -150,30 +138,17 @@ impl Read for Dribble<'_> {
 #[test]
 fn the_streaming_reader_agrees_with_the_slice_reader_at_any_read_size() {
     for s in streams() {
-        let whole: Vec<Variant> = frames(
-            &s.bytes,
-            &gdvariant::Format {
-                dialect: Dialect::Godot3,
-                framing: s.framing,
-                decode: g3().clone(),
-                encode: Default::default(),
-            },
-        )
-        .with_offsets()
-        .map(|f| f.unwrap().value)
-        .collect();
+        let whole: Vec<Variant> = frames(&s.bytes, &fmt(Dialect::Godot3, s.framing, g3()))
+            .with_offsets()
+            .map(|f| f.unwrap().value)
+            .collect();
         for step in [1, 3, 4, 7, 4096] {
             let r = FrameReader::new(
                 Dribble {
                     data: &s.bytes,
                     step,
                 },
-                &gdvariant::Format {
-                    dialect: Dialect::Godot3,
-                    framing: s.framing,
-                    decode: g3(),
-                    encode: Default::default(),
-                },
+                &fmt(Dialect::Godot3, s.framing, g3()),
             )
             .with_offsets();
             let got: Vec<Variant> = r.map(|f| f.unwrap().value).collect();
@@ -188,28 +163,15 @@ fn the_streaming_reader_agrees_with_the_slice_reader_at_any_read_size() {
 fn bare_values_stream_too() {
     let s = &streams()[0];
     let bare: Vec<u8> = s.values.concat();
-    let whole: Vec<Variant> = frames(
-        &bare,
-        &gdvariant::Format {
-            dialect: Dialect::Godot3,
-            framing: Framing::Bare,
-            decode: g3().clone(),
-            encode: Default::default(),
-        },
-    )
-    .with_offsets()
-    .map(|f| f.unwrap().value)
-    .collect();
+    let whole: Vec<Variant> = frames(&bare, &fmt(Dialect::Godot3, Framing::Bare, g3()))
+        .with_offsets()
+        .map(|f| f.unwrap().value)
+        .collect();
     assert_eq!(whole.len(), s.values.len());
     for step in [1, 5, 64] {
         let r = FrameReader::new(
             Dribble { data: &bare, step },
-            &gdvariant::Format {
-                dialect: Dialect::Godot3,
-                framing: Framing::Bare,
-                decode: g3(),
-                encode: Default::default(),
-            },
+            &fmt(Dialect::Godot3, Framing::Bare, g3()),
         )
         .with_offsets();
         let got: Vec<Variant> = r.map(|f| f.unwrap().value).collect();
@@ -222,18 +184,10 @@ fn bare_values_stream_too() {
 #[test]
 fn availability_is_need_more_until_each_frame_is_whole() {
     for s in streams() {
-        let lens: Vec<usize> = frames(
-            &s.bytes,
-            &gdvariant::Format {
-                dialect: Dialect::Godot3,
-                framing: s.framing,
-                decode: g3().clone(),
-                encode: Default::default(),
-            },
-        )
-        .with_offsets()
-        .map(|f| f.unwrap().len)
-        .collect();
+        let lens: Vec<usize> = frames(&s.bytes, &fmt(Dialect::Godot3, s.framing, g3()))
+            .with_offsets()
+            .map(|f| f.unwrap().len)
+            .collect();
         check_availability(&s.name, &s.bytes, s.framing, &lens);
         let bare: Vec<u8> = s.values.concat();
         let bare_lens: Vec<usize> = s.values.iter().map(Vec::len).collect();
@@ -289,12 +243,7 @@ fn engine_vectors_from_issue_reports() {
     frame_into(
         &mut out,
         &Variant::Nil,
-        &gdvariant::Format {
-            dialect: Dialect::Godot3,
-            framing: Framing::STORE_VAR,
-            decode: Default::default(),
-            encode: e.clone(),
-        },
+        &fmt_out(Dialect::Godot3, Framing::STORE_VAR, e.clone()),
     )
     .unwrap();
     assert_eq!(out, unhex("0400000000000000"));
@@ -302,12 +251,7 @@ fn engine_vectors_from_issue_reports() {
     frame_into(
         &mut out,
         &Variant::Int(42),
-        &gdvariant::Format {
-            dialect: Dialect::Godot3,
-            framing: Framing::STORE_VAR,
-            decode: Default::default(),
-            encode: e.clone(),
-        },
+        &fmt_out(Dialect::Godot3, Framing::STORE_VAR, e.clone()),
     )
     .unwrap();
     assert_eq!(out, unhex("08000000020000002a000000"));
@@ -315,12 +259,7 @@ fn engine_vectors_from_issue_reports() {
     frame_into(
         &mut out,
         &"asd".into(),
-        &gdvariant::Format {
-            dialect: Dialect::Godot3,
-            framing: Framing::STORE_VAR,
-            decode: Default::default(),
-            encode: e.clone(),
-        },
+        &fmt_out(Dialect::Godot3, Framing::STORE_VAR, e.clone()),
     )
     .unwrap();
     assert_eq!(out, unhex("0c000000040000000300000061736400"));
@@ -330,31 +269,15 @@ fn engine_vectors_from_issue_reports() {
 fn truncated_and_lying_frames_are_errors_with_offsets() {
     let s = &streams()[0];
     // Cut inside the third frame.
-    let lens: Vec<usize> = frames(
-        &s.bytes,
-        &gdvariant::Format {
-            dialect: Dialect::Godot3,
-            framing: s.framing,
-            decode: g3().clone(),
-            encode: Default::default(),
-        },
-    )
-    .with_offsets()
-    .map(|f| f.unwrap().len)
-    .collect();
+    let lens: Vec<usize> = frames(&s.bytes, &fmt(Dialect::Godot3, s.framing, g3()))
+        .with_offsets()
+        .map(|f| f.unwrap().len)
+        .collect();
     let third = lens[0] + lens[1];
     let cut = &s.bytes[..third + 6];
-    let r: Vec<_> = frames(
-        cut,
-        &gdvariant::Format {
-            dialect: Dialect::Godot3,
-            framing: s.framing,
-            decode: g3().clone(),
-            encode: Default::default(),
-        },
-    )
-    .with_offsets()
-    .collect();
+    let r: Vec<_> = frames(cut, &fmt(Dialect::Godot3, s.framing, g3()))
+        .with_offsets()
+        .collect();
     assert_eq!(r.len(), 3);
     match &r[2] {
         Err(FrameError::Truncated { offset, needed }) => {
@@ -365,16 +288,8 @@ fn truncated_and_lying_frames_are_errors_with_offsets() {
     }
     // A prefix of 0xffffffff: the streaming reader refuses it before reading anything more.
     let lying = [0xff, 0xff, 0xff, 0xff, 2, 0, 0, 0];
-    let mut r = FrameReader::new(
-        &lying[..],
-        &gdvariant::Format {
-            dialect: Dialect::Godot3,
-            framing: Framing::STORE_VAR,
-            decode: g3(),
-            encode: Default::default(),
-        },
-    )
-    .with_offsets();
+    let mut r = FrameReader::new(&lying[..], &fmt(Dialect::Godot3, Framing::STORE_VAR, g3()))
+        .with_offsets();
     assert!(matches!(
         r.next(),
         Some(Err(FrameError::TooLarge { offset: 0, .. }))
@@ -382,17 +297,9 @@ fn truncated_and_lying_frames_are_errors_with_offsets() {
     assert!(r.next().is_none(), "the reader stops after an error");
     // A payload that does not decode: the error offset is absolute in the file.
     let bad = [4, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 99, 0, 0, 0, 0, 0, 0, 0];
-    let r: Vec<_> = frames(
-        &bad,
-        &gdvariant::Format {
-            dialect: Dialect::Godot3,
-            framing: Framing::STORE_VAR,
-            decode: g3().clone(),
-            encode: Default::default(),
-        },
-    )
-    .with_offsets()
-    .collect();
+    let r: Vec<_> = frames(&bad, &fmt(Dialect::Godot3, Framing::STORE_VAR, g3()))
+        .with_offsets()
+        .collect();
     match &r[1] {
         Err(FrameError::Decode(e)) => assert_eq!(e.offset(), 12, "{e}"),
         other => panic!("{other:?}"),
@@ -423,54 +330,21 @@ fn garbage_never_panics() {
         }
         for f in framings {
             for d in Dialect::ALL {
-                let _ = frames(
-                    &b,
-                    &gdvariant::Format {
-                        dialect: d,
-                        framing: f,
-                        decode: DecodeOptions::default().clone(),
-                        encode: Default::default(),
-                    },
-                )
-                .with_offsets()
-                .count();
-                let _ = FrameReader::new(
-                    &b[..],
-                    &gdvariant::Format {
-                        dialect: d,
-                        framing: f,
-                        decode: DecodeOptions::default(),
-                        encode: Default::default(),
-                    },
-                )
-                .with_offsets()
-                .count();
-                let _ = available(
-                    &b,
-                    &gdvariant::Format {
-                        dialect: d,
-                        framing: f,
-                        decode: DecodeOptions::default().clone(),
-                        encode: Default::default(),
-                    },
-                    1 << 20,
-                );
+                let _ = frames(&b, &fmt(d, f, DecodeOptions::default()))
+                    .with_offsets()
+                    .count();
+                let _ = FrameReader::new(&b[..], &fmt(d, f, DecodeOptions::default()))
+                    .with_offsets()
+                    .count();
+                let _ = available(&b, &fmt(d, f, DecodeOptions::default()), 1 << 20);
             }
         }
     }
     let s = &streams()[5];
     for cut in 0..s.bytes.len() {
-        let _ = frames(
-            &s.bytes[..cut],
-            &gdvariant::Format {
-                dialect: Dialect::Godot3,
-                framing: s.framing,
-                decode: g3().clone(),
-                encode: Default::default(),
-            },
-        )
-        .with_offsets()
-        .count();
+        let _ = frames(&s.bytes[..cut], &fmt(Dialect::Godot3, s.framing, g3()))
+            .with_offsets()
+            .count();
     }
 }
 
@@ -488,12 +362,7 @@ fn availability_of_every_small_godot3_value() {
         for have in 0..f.bytes.len() {
             match available(
                 &f.bytes[..have],
-                &gdvariant::Format {
-                    dialect: Dialect::Godot3,
-                    framing: Framing::Bare,
-                    decode: opts.clone(),
-                    encode: Default::default(),
-                },
+                &fmt(Dialect::Godot3, Framing::Bare, opts.clone()),
                 1 << 20,
             ) {
                 Ok(Availability::NeedMore { .. }) => {}
@@ -506,12 +375,7 @@ fn availability_of_every_small_godot3_value() {
         }
         let a = available(
             &f.bytes,
-            &gdvariant::Format {
-                dialect: Dialect::Godot3,
-                framing: Framing::Bare,
-                decode: opts.clone(),
-                encode: Default::default(),
-            },
+            &fmt(Dialect::Godot3, Framing::Bare, opts.clone()),
             1 << 20,
         );
         assert_eq!(
@@ -523,4 +387,24 @@ fn availability_of_every_small_godot3_value() {
         n += 1;
     }
     assert!(n > 200, "{n} values checked");
+}
+
+/// The format of the reading calls: `dialect` values framed as `framing`.
+fn fmt(dialect: Dialect, framing: Framing, decode: DecodeOptions) -> gdvariant::Format {
+    gdvariant::Format {
+        dialect,
+        framing,
+        decode,
+        encode: EncodeOptions::default(),
+    }
+}
+
+/// The format of the writing calls.
+fn fmt_out(dialect: Dialect, framing: Framing, encode: EncodeOptions) -> gdvariant::Format {
+    gdvariant::Format {
+        dialect,
+        framing,
+        decode: DecodeOptions::default(),
+        encode,
+    }
 }

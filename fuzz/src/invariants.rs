@@ -50,6 +50,8 @@ pub struct Setup {
     pub framing: Framing,
     /// Seed of the chunk sizes streamed input arrives in.
     pub chunk_seed: u8,
+    /// The dialect, framing and options as one `Format`, for the framed entry points.
+    format: gdvariant::Format,
 }
 
 impl Setup {
@@ -66,17 +68,30 @@ impl Setup {
         } else {
             Limits::default()
         };
+        let options = DecodeOptions {
+            version: Some(version),
+            allow_objects: b & 8 != 0,
+            keep_leading_bom: b & 16 != 0,
+            limits,
+        };
+        let framing = FRAMINGS[usize::from(b >> 5 & 3)];
         Setup {
             dialect,
-            options: DecodeOptions {
-                version: Some(version),
-                allow_objects: b & 8 != 0,
-                keep_leading_bom: b & 16 != 0,
-                limits,
-            },
-            framing: FRAMINGS[usize::from(b >> 5 & 3)],
+            options: options.clone(),
+            framing,
             chunk_seed,
+            format: gdvariant::Format {
+                dialect,
+                framing,
+                decode: options,
+                encode: Default::default(),
+            },
         }
+    }
+
+    /// The dialect, framing and decoding options as a `Format`.
+    pub fn format(&self) -> &gdvariant::Format {
+        &self.format
     }
 
     /// The setup byte that gives `target`, objects, BOM and framing (limits default).
@@ -641,17 +656,7 @@ pub fn check_framing(setup: &Setup, payload: &[u8]) {
         too_large: false,
     };
     let mut bounds = Vec::new();
-    for f in frames(
-        payload,
-        &gdvariant::Format {
-            dialect: setup.dialect,
-            framing: setup.framing,
-            decode: setup.options.clone(),
-            encode: Default::default(),
-        },
-    )
-    .with_offsets()
-    {
+    for f in frames(payload, setup.format()).with_offsets() {
         match f {
             Ok(f) => {
                 assert!(
@@ -681,17 +686,7 @@ pub fn check_framing(setup: &Setup, payload: &[u8]) {
             error: None,
             too_large: false,
         };
-        for f in FrameReader::new(
-            reader,
-            &gdvariant::Format {
-                dialect: setup.dialect,
-                framing: setup.framing,
-                decode: setup.options.clone(),
-                encode: Default::default(),
-            },
-        )
-        .with_offsets()
-        {
+        for f in FrameReader::new(reader, setup.format()).with_offsets() {
             match f {
                 Ok(f) => seen.values.push(f.value),
                 Err(e) => {
@@ -707,16 +702,7 @@ pub fn check_framing(setup: &Setup, payload: &[u8]) {
     assert_within_budget("FrameReader", setup, payload.len(), peak);
     for &(offset, len) in &bounds {
         let frame = &payload[offset..offset + len];
-        let whole = available(
-            frame,
-            &gdvariant::Format {
-                dialect: setup.dialect,
-                framing: setup.framing,
-                decode: setup.options.clone(),
-                encode: Default::default(),
-            },
-            usize::MAX,
-        );
+        let whole = available(frame, setup.format(), usize::MAX);
         // A bare value that ends in a PackedByteArray without its padding is whole only at
         // the end of the input (`available` documents this): the engine accepts it there.
         let at_end = offset + len == payload.len();
@@ -731,16 +717,7 @@ pub fn check_framing(setup: &Setup, payload: &[u8]) {
             "available: a whole frame of {len} bytes at {offset:#x} gives {whole:?}"
         );
         if len > 0 {
-            let part = available(
-                &frame[..len - 1],
-                &gdvariant::Format {
-                    dialect: setup.dialect,
-                    framing: setup.framing,
-                    decode: setup.options.clone(),
-                    encode: Default::default(),
-                },
-                usize::MAX,
-            );
+            let part = available(&frame[..len - 1], setup.format(), usize::MAX);
             assert!(
                 matches!(part, Ok(Availability::NeedMore { needed }) if needed >= 1),
                 "available: the frame at {offset:#x} less its last byte gives {part:?}"
@@ -757,17 +734,7 @@ pub fn check_codec(setup: &Setup, payload: &[u8]) {
         error: None,
         too_large: false,
     };
-    for f in frames(
-        payload,
-        &gdvariant::Format {
-            dialect: setup.dialect,
-            framing: setup.framing,
-            decode: setup.options.clone(),
-            encode: Default::default(),
-        },
-    )
-    .with_offsets()
-    {
+    for f in frames(payload, setup.format()).with_offsets() {
         match f {
             Ok(f) => slice.values.push(f.value),
             Err(e) => {
@@ -782,13 +749,7 @@ pub fn check_codec(setup: &Setup, payload: &[u8]) {
         // `a_lying_prefix_does_not_make_the_codec_reserve_it`). A limit a little above the
         // input keeps the budget meaningful for everything else; a claim beyond it is a
         // `TooLarge` error, which `frames` must also see as an error.
-        let format = gdvariant::Format {
-            dialect: setup.dialect,
-            framing: setup.framing,
-            decode: setup.options.clone(),
-            encode: Default::default(),
-        };
-        let mut codec = VariantCodec::new(&format).with_max_frame(2 * payload.len() + 64);
+        let mut codec = VariantCodec::new(setup.format()).with_max_frame(2 * payload.len() + 64);
         let mut buf = BytesMut::new();
         let mut seen = Seen {
             values: Vec::new(),
@@ -841,17 +802,7 @@ fn codec_offset(e: &CodecError) -> usize {
 pub fn check_explain(setup: &Setup, payload: &[u8]) {
     let mut values = 0;
     let mut error = None;
-    for f in frames(
-        payload,
-        &gdvariant::Format {
-            dialect: setup.dialect,
-            framing: setup.framing,
-            decode: setup.options.clone(),
-            encode: Default::default(),
-        },
-    )
-    .with_offsets()
-    {
+    for f in frames(payload, setup.format()).with_offsets() {
         match f {
             Ok(_) => values += 1,
             Err(e) => {
