@@ -139,8 +139,7 @@ impl Read for Dribble<'_> {
 fn the_streaming_reader_agrees_with_the_slice_reader_at_any_read_size() {
     for s in streams() {
         let whole: Vec<Variant> = frames(&s.bytes, &fmt(Dialect::Godot3, s.framing, g3()))
-            .with_offsets()
-            .map(|f| f.unwrap().value)
+            .map(Result::unwrap)
             .collect();
         for step in [1, 3, 4, 7, 4096] {
             let r = FrameReader::new(
@@ -149,9 +148,8 @@ fn the_streaming_reader_agrees_with_the_slice_reader_at_any_read_size() {
                     step,
                 },
                 &fmt(Dialect::Godot3, s.framing, g3()),
-            )
-            .with_offsets();
-            let got: Vec<Variant> = r.map(|f| f.unwrap().value).collect();
+            );
+            let got: Vec<Variant> = r.map(Result::unwrap).collect();
             assert_eq!(got, whole, "{} read {step} bytes at a time", s.name);
         }
     }
@@ -164,17 +162,15 @@ fn bare_values_stream_too() {
     let s = &streams()[0];
     let bare: Vec<u8> = s.values.concat();
     let whole: Vec<Variant> = frames(&bare, &fmt(Dialect::Godot3, Framing::Bare, g3()))
-        .with_offsets()
-        .map(|f| f.unwrap().value)
+        .map(Result::unwrap)
         .collect();
     assert_eq!(whole.len(), s.values.len());
     for step in [1, 5, 64] {
         let r = FrameReader::new(
             Dribble { data: &bare, step },
             &fmt(Dialect::Godot3, Framing::Bare, g3()),
-        )
-        .with_offsets();
-        let got: Vec<Variant> = r.map(|f| f.unwrap().value).collect();
+        );
+        let got: Vec<Variant> = r.map(Result::unwrap).collect();
         assert_eq!(got, whole, "bare, {step} bytes at a time");
     }
 }
@@ -330,21 +326,15 @@ fn garbage_never_panics() {
         }
         for f in framings {
             for d in Dialect::ALL {
-                let _ = frames(&b, &fmt(d, f, DecodeOptions::default()))
-                    .with_offsets()
-                    .count();
-                let _ = FrameReader::new(&b[..], &fmt(d, f, DecodeOptions::default()))
-                    .with_offsets()
-                    .count();
+                let _ = frames(&b, &fmt(d, f, DecodeOptions::default())).count();
+                let _ = FrameReader::new(&b[..], &fmt(d, f, DecodeOptions::default())).count();
                 let _ = available(&b, &fmt(d, f, DecodeOptions::default()), 1 << 20);
             }
         }
     }
     let s = &streams()[5];
     for cut in 0..s.bytes.len() {
-        let _ = frames(&s.bytes[..cut], &fmt(Dialect::Godot3, s.framing, g3()))
-            .with_offsets()
-            .count();
+        let _ = frames(&s.bytes[..cut], &fmt(Dialect::Godot3, s.framing, g3())).count();
     }
 }
 

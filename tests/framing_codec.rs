@@ -20,7 +20,12 @@ fn opts() -> DecodeOptions {
 }
 
 fn codec(framing: Framing) -> VariantCodec {
-    VariantCodec::new(&gdvariant::Format {
+    VariantCodec::new(&format(framing))
+}
+
+/// Godot 3.2.3 values framed as `framing`, as the engine streams were made.
+fn format(framing: Framing) -> gdvariant::Format {
+    gdvariant::Format {
         dialect: Dialect::Godot3,
         framing,
         decode: opts(),
@@ -28,7 +33,7 @@ fn codec(framing: Framing) -> VariantCodec {
             version: Some(G323),
             ..EncodeOptions::default()
         },
-    })
+    }
 }
 
 /// Feeds `bytes` `step` at a time, as a socket would, then signals the end.
@@ -71,18 +76,9 @@ fn streams() -> Vec<(String, Framing, Vec<u8>)> {
 #[test]
 fn the_codec_reads_and_writes_every_engine_stream() {
     for (name, framing, bytes) in streams() {
-        let want: Vec<Variant> = frames(
-            &bytes,
-            &gdvariant::Format {
-                dialect: Dialect::Godot3,
-                framing,
-                decode: opts().clone(),
-                encode: Default::default(),
-            },
-        )
-        .with_offsets()
-        .map(|f| f.unwrap().value)
-        .collect();
+        let want: Vec<Variant> = frames(&bytes, &format(framing))
+            .map(Result::unwrap)
+            .collect();
         for step in [1, 2, 5, 64, 1 << 20] {
             let got = feed(&mut codec(framing), &bytes, step).unwrap();
             assert_eq!(got, want, "{name}, {step} bytes at a time");
@@ -113,19 +109,11 @@ fn the_codec_reads_and_writes_every_engine_stream() {
 fn errors_carry_stream_offsets() {
     let (_, framing, bytes) = streams().remove(0);
     // Cut in the middle of the third frame: the end of the stream is an error there.
-    let first_two: usize = frames(
-        &bytes,
-        &gdvariant::Format {
-            dialect: Dialect::Godot3,
-            framing,
-            decode: opts().clone(),
-            encode: Default::default(),
-        },
-    )
-    .with_offsets()
-    .take(2)
-    .map(|f| f.unwrap().len)
-    .sum();
+    let first_two: usize = frames(&bytes, &format(framing))
+        .with_offsets()
+        .take(2)
+        .map(|f| f.unwrap().len)
+        .sum();
     match feed(&mut codec(framing), &bytes[..first_two + 6], 3) {
         Err(CodecError::Frame(FrameError::Truncated { offset, .. })) => {
             assert_eq!(offset, first_two)

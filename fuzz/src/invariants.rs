@@ -686,9 +686,9 @@ pub fn check_framing(setup: &Setup, payload: &[u8]) {
             error: None,
             too_large: false,
         };
-        for f in FrameReader::new(reader, setup.format()).with_offsets() {
+        for f in FrameReader::new(reader, setup.format()) {
             match f {
-                Ok(f) => seen.values.push(f.value),
+                Ok(v) => seen.values.push(v),
                 Err(e) => {
                     seen.error = Some(e.offset());
                     seen.too_large = matches!(e, FrameError::TooLarge { .. });
@@ -734,9 +734,9 @@ pub fn check_codec(setup: &Setup, payload: &[u8]) {
         error: None,
         too_large: false,
     };
-    for f in frames(payload, setup.format()).with_offsets() {
+    for f in frames(payload, setup.format()) {
         match f {
-            Ok(f) => slice.values.push(f.value),
+            Ok(v) => slice.values.push(v),
             Err(e) => {
                 slice.error = Some(e.offset());
                 break;
@@ -802,7 +802,7 @@ fn codec_offset(e: &CodecError) -> usize {
 pub fn check_explain(setup: &Setup, payload: &[u8]) {
     let mut values = 0;
     let mut error = None;
-    for f in frames(payload, setup.format()).with_offsets() {
+    for f in frames(payload, setup.format()) {
         match f {
             Ok(_) => values += 1,
             Err(e) => {
