@@ -269,7 +269,7 @@ pub fn decode(a: DecodeArgs) -> Result<(), Failure> {
         _ => None,
     }
     };
-    let chained = std::io::Read::chain(std::io::Cursor::new(start.clone()), input);
+    let chained = std::io::Read::chain(start.as_slice(), input);
     let reader = FrameReader::new(chained, &format).with_offsets();
     let mut seen = 0usize;
     for frame in reader {
