@@ -1,18 +1,15 @@
-//! The one-call typed API (`to_vec`, `from_slice`, `to_writer`, `from_reader`) and `Format`, the one value that says how bytes are laid out.
+//! `Format` and `Framing`: how bytes are laid out (engine, version, framing, options), the one value every framed and typed entry point takes.
 //!
 //! Every framed or typed entry point takes its options the same way: the data first (the
 //! bytes, reader or writer, then the value), then `&Format` last. `decode` and `encode`, the
 //! unframed layer below, take `(bytes or value, dialect, &options)` in the same order.
 
-use crate::convert::{FromVariant, FromVariantError, ToVariant};
 use crate::decode::DecodeOptions;
 use crate::dialect::Dialect;
 use crate::encode::EncodeOptions;
-use crate::error::{DecodeError, EncodeError};
-use crate::framing::{self, FrameError, Framing, WriteError};
-use crate::variant::Variant;
 use crate::version::Version;
-use std::io::{Read, Write};
+use std::fmt;
+use std::str::FromStr;
 
 /// How values are laid out as bytes: the engine (dialect and version), the framing, and the
 /// decode and encode options.
@@ -97,164 +94,84 @@ impl Format {
     }
 }
 
-/// Why a typed read or write failed.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum Error {
-    /// The bytes do not hold a value (with the byte offset).
-    #[error(transparent)]
-    Decode(#[from] DecodeError),
-    /// The frame around the value is broken, or reading failed.
-    #[error(transparent)]
-    Frame(FrameError),
-    /// The value cannot be written for the format's engine.
-    #[error(transparent)]
-    Encode(#[from] EncodeError),
-    /// The value read is not the Rust type asked for (with the path inside it).
-    #[error(transparent)]
-    Convert(#[from] FromVariantError),
-    /// Writing failed.
-    #[error(transparent)]
-    Io(#[from] std::io::Error),
-    /// A serde type could not go to or come from a `Variant` (feature `serde`).
-    #[cfg(feature = "serde")]
-    #[error(transparent)]
-    Serde(crate::serde::Error),
-    /// The bytes hold more than one value: `used` of `len` bytes made the value. Use
-    /// [`from_slice_partial`] to read values laid back to back.
-    #[error("trailing bytes: the value ends at offset {used:#x} of {len} bytes")]
-    TrailingBytes {
-        /// Bytes the value used.
-        used: usize,
-        /// Bytes given.
-        len: usize,
+/// How values are laid out in a file or stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Framing {
+    /// No prefix: `var_to_bytes` output, or one `PacketPeer.put_var` packet. Several values in
+    /// one buffer are simply back to back.
+    #[default]
+    Bare,
+    /// A `u32` length prefix before each value, as `store_var` and `StreamPeer.put_var` write.
+    StoreVar {
+        /// The prefix is big-endian (`FileAccess.big_endian`, `File.endian_swap`,
+        /// `StreamPeer.big_endian`). The payload stays little-endian.
+        big_endian: bool,
     },
+    /// `PacketPeerStream`: a little-endian `u32` length prefix, whatever the stream's byte order.
+    PacketStream,
 }
 
-impl From<FrameError> for Error {
-    fn from(e: FrameError) -> Error {
-        match e {
-            FrameError::Decode(d) => Error::Decode(d),
-            other => Error::Frame(other),
+impl Framing {
+    /// `store_var` with a little-endian prefix (the engines' default).
+    pub const STORE_VAR: Framing = Framing::StoreVar { big_endian: false };
+
+    /// Bytes of the length prefix (0 or 4).
+    pub fn prefix_len(self) -> usize {
+        match self {
+            Framing::Bare => 0,
+            _ => 4,
+        }
+    }
+
+    /// Reads a prefix (the caller has checked there are 4 bytes).
+    pub(crate) fn read_prefix(self, b: &[u8]) -> u32 {
+        let a = [b[0], b[1], b[2], b[3]];
+        match self {
+            Framing::StoreVar { big_endian: true } => u32::from_be_bytes(a),
+            _ => u32::from_le_bytes(a),
+        }
+    }
+
+    pub(crate) fn prefix_bytes(self, len: u32) -> [u8; 4] {
+        match self {
+            Framing::StoreVar { big_endian: true } => len.to_be_bytes(),
+            _ => len.to_le_bytes(),
+        }
+    }
+
+    /// The command-line name: `none`, `store-var`, `store-var-be`, `packet-stream`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Framing::Bare => "none",
+            Framing::StoreVar { big_endian: false } => "store-var",
+            Framing::StoreVar { big_endian: true } => "store-var-be",
+            Framing::PacketStream => "packet-stream",
         }
     }
 }
 
-#[cfg(feature = "serde")]
-impl From<crate::serde::Error> for Error {
-    fn from(e: crate::serde::Error) -> Error {
-        match e {
-            crate::serde::Error::Decode(d) => Error::Decode(d),
-            crate::serde::Error::Encode(e) => Error::Encode(e),
-            other => Error::Serde(other),
+impl fmt::Display for Framing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Framing::Bare => "bare values (no prefix)",
+            Framing::StoreVar { big_endian: false } => "store_var (little-endian prefix)",
+            Framing::StoreVar { big_endian: true } => "store_var (big-endian prefix)",
+            Framing::PacketStream => "PacketPeerStream (little-endian prefix)",
+        })
+    }
+}
+
+impl FromStr for Framing {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Framing, String> {
+        match s.to_ascii_lowercase().replace('_', "-").as_str() {
+            "none" | "bare" | "packet" => Ok(Framing::Bare),
+            "store-var" | "put-var" | "store-var-le" => Ok(Framing::STORE_VAR),
+            "store-var-be" | "put-var-be" => Ok(Framing::StoreVar { big_endian: true }),
+            "packet-stream" | "packetpeerstream" => Ok(Framing::PacketStream),
+            _ => Err(format!(
+                "unknown framing `{s}`: expected none, store-var, store-var-be or packet-stream"
+            )),
         }
     }
-}
-
-impl From<WriteError> for Error {
-    fn from(e: WriteError) -> Error {
-        match e {
-            WriteError::Encode(e) => Error::Encode(e),
-            WriteError::Io(e) => Error::Io(e),
-        }
-    }
-}
-
-/// The bytes of `value` in `format`, framed.
-///
-/// ```
-/// use gdvariant::{to_vec, Format, Variant};
-/// assert_eq!(to_vec(&42i64, &Format::godot4())?, [2, 0, 0, 0, 42, 0, 0, 0]);
-/// assert_eq!(to_vec(&Variant::Nil, &Format::godot4())?, [0, 0, 0, 0]);
-/// # Ok::<(), gdvariant::Error>(())
-/// ```
-pub fn to_vec<T: ToVariant + ?Sized>(value: &T, format: &Format) -> Result<Vec<u8>, Error> {
-    let mut out = Vec::new();
-    framing::frame_into(&mut out, &value.as_variant(), format)?;
-    Ok(out)
-}
-
-/// Writes `value` in `format`, framed, to `writer` (one `write_all`).
-///
-/// A `FileAccess.store_var` save file, written and read back:
-///
-/// ```
-/// use gdvariant::framing::Framing;
-/// use gdvariant::{from_reader, to_writer, Format, GodotVariant};
-///
-/// #[derive(GodotVariant, Debug, PartialEq)]
-/// struct Save { level: String, coins: i64 }
-///
-/// let format = Format::godot4().framing(Framing::STORE_VAR);
-/// let mut file = Vec::new();
-/// to_writer(&mut file, &Save { level: "cave".into(), coins: 7 }, &format)?;
-/// let back: Save = from_reader(file.as_slice(), &format)?;
-/// assert_eq!(back, Save { level: "cave".into(), coins: 7 });
-/// # Ok::<(), gdvariant::Error>(())
-/// ```
-pub fn to_writer<W: Write, T: ToVariant + ?Sized>(
-    mut writer: W,
-    value: &T,
-    format: &Format,
-) -> Result<(), Error> {
-    framing::write_frame(&mut writer, &value.as_variant(), format)?;
-    Ok(())
-}
-
-/// The value of type `T` that `bytes` hold, framed as `format` says. All of `bytes` must be
-/// that one value: trailing bytes are an error ([`from_slice_partial`] allows them).
-///
-/// ```
-/// use gdvariant::{from_slice, Format};
-/// let n: i64 = from_slice(&[2, 0, 0, 0, 42, 0, 0, 0], &Format::godot4())?;
-/// assert_eq!(n, 42);
-/// assert!(from_slice::<i64>(&[2, 0, 0, 0, 42, 0, 0, 0, 0], &Format::godot4()).is_err());
-/// # Ok::<(), gdvariant::Error>(())
-/// ```
-pub fn from_slice<T: FromVariant>(bytes: &[u8], format: &Format) -> Result<T, Error> {
-    let (value, used) = from_slice_partial(bytes, format)?;
-    if used != bytes.len() {
-        return Err(Error::TrailingBytes {
-            used,
-            len: bytes.len(),
-        });
-    }
-    Ok(value)
-}
-
-/// The first value of type `T` in `bytes` and the number of bytes it used (its frame
-/// included), for values laid back to back (the engine ignores trailing bytes too).
-pub fn from_slice_partial<T: FromVariant>(
-    bytes: &[u8],
-    format: &Format,
-) -> Result<(T, usize), Error> {
-    let mut frames = framing::frames(bytes, format);
-    let value = match frames.next() {
-        Some(r) => r?,
-        // An empty input: the decoder says why (a header needs 4 bytes).
-        None => crate::decode(bytes, format.dialect, &format.decode)?.0,
-    };
-    Ok((T::from_variant(&value)?, frames.offset()))
-}
-
-/// The next value of type `T` from `reader`, framed as `format` says. With a length prefix
-/// only that frame is read (call again for the next one); bare values are read to the end of
-/// the input, which must hold exactly one value.
-pub fn from_reader<R: Read, T: FromVariant>(mut reader: R, format: &Format) -> Result<T, Error> {
-    if format.framing == Framing::Bare {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes)?;
-        return from_slice(&bytes, format);
-    }
-    let mut frames = framing::FrameReader::new(reader, format);
-    let value: Variant = match frames.next() {
-        Some(r) => r?,
-        None => {
-            return Err(Error::Frame(FrameError::Truncated {
-                offset: 0,
-                needed: format.framing.prefix_len().max(4),
-            }))
-        }
-    };
-    Ok(T::from_variant(&value)?)
 }

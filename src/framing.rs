@@ -19,92 +19,9 @@ use crate::decode::DecodeOptions;
 use crate::dialect::Dialect;
 use crate::error::{DecodeError, EncodeError};
 use crate::format::Format;
+pub use crate::format::Framing;
 use crate::variant::Variant;
-use std::fmt;
 use std::io::{self, Read, Write};
-use std::str::FromStr;
-
-/// How values are laid out in a file or stream.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Framing {
-    /// No prefix: `var_to_bytes` output, or one `PacketPeer.put_var` packet. Several values in
-    /// one buffer are simply back to back.
-    #[default]
-    Bare,
-    /// A `u32` length prefix before each value, as `store_var` and `StreamPeer.put_var` write.
-    StoreVar {
-        /// The prefix is big-endian (`FileAccess.big_endian`, `File.endian_swap`,
-        /// `StreamPeer.big_endian`). The payload stays little-endian.
-        big_endian: bool,
-    },
-    /// `PacketPeerStream`: a little-endian `u32` length prefix, whatever the stream's byte order.
-    PacketStream,
-}
-
-impl Framing {
-    /// `store_var` with a little-endian prefix (the engines' default).
-    pub const STORE_VAR: Framing = Framing::StoreVar { big_endian: false };
-
-    /// Bytes of the length prefix (0 or 4).
-    pub fn prefix_len(self) -> usize {
-        match self {
-            Framing::Bare => 0,
-            _ => 4,
-        }
-    }
-
-    /// Reads a prefix (the caller has checked there are 4 bytes).
-    fn read_prefix(self, b: &[u8]) -> u32 {
-        let a = [b[0], b[1], b[2], b[3]];
-        match self {
-            Framing::StoreVar { big_endian: true } => u32::from_be_bytes(a),
-            _ => u32::from_le_bytes(a),
-        }
-    }
-
-    fn prefix_bytes(self, len: u32) -> [u8; 4] {
-        match self {
-            Framing::StoreVar { big_endian: true } => len.to_be_bytes(),
-            _ => len.to_le_bytes(),
-        }
-    }
-
-    /// The command-line name: `none`, `store-var`, `store-var-be`, `packet-stream`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Framing::Bare => "none",
-            Framing::StoreVar { big_endian: false } => "store-var",
-            Framing::StoreVar { big_endian: true } => "store-var-be",
-            Framing::PacketStream => "packet-stream",
-        }
-    }
-}
-
-impl fmt::Display for Framing {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Framing::Bare => "bare values (no prefix)",
-            Framing::StoreVar { big_endian: false } => "store_var (little-endian prefix)",
-            Framing::StoreVar { big_endian: true } => "store_var (big-endian prefix)",
-            Framing::PacketStream => "PacketPeerStream (little-endian prefix)",
-        })
-    }
-}
-
-impl FromStr for Framing {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Framing, String> {
-        match s.to_ascii_lowercase().replace('_', "-").as_str() {
-            "none" | "bare" | "packet" => Ok(Framing::Bare),
-            "store-var" | "put-var" | "store-var-le" => Ok(Framing::STORE_VAR),
-            "store-var-be" | "put-var-be" => Ok(Framing::StoreVar { big_endian: true }),
-            "packet-stream" | "packetpeerstream" => Ok(Framing::PacketStream),
-            _ => Err(format!(
-                "unknown framing `{s}`: expected none, store-var, store-var-be or packet-stream"
-            )),
-        }
-    }
-}
 
 /// The largest frame a reader accepts by default (256 MiB). A prefix is a `u32` from the
 /// input, so without a bound a lying prefix would make a streaming reader wait for (and

@@ -83,6 +83,7 @@ mod error;
 pub mod explain;
 mod format;
 pub mod framing;
+mod typed;
 // Generated from the spec: complete tables, some of whose entries only some builds use.
 #[rustfmt::skip]
 #[allow(dead_code)]
@@ -109,11 +110,12 @@ pub use decode::{decode, DecodeOptions, Limits};
 pub use dialect::Dialect;
 pub use encode::{encode, encode_into, encoded_len, EncodeOptions};
 pub use error::{DecodeError, EncodeError};
-pub use format::{from_reader, from_slice, from_slice_partial, to_vec, to_writer, Error, Format};
+pub use format::Format;
 /// `#[derive(GodotVariant)]`: implements [`ToVariant`] and [`FromVariant`]; see [`convert`].
 pub use gdvariant_derive::GodotVariant;
 pub use generated::kinds::{Feature, FieldInfo, FieldName, Kind, TypeInfo};
 pub use text::{from_text, to_text, to_text_exact, TextError};
+pub use typed::{from_reader, from_slice, from_slice_partial, to_vec, to_writer, Error};
 pub use variant::packed::{PackedElement, PackedRef};
 pub use variant::{
     Array, ArrayType, Dictionary, DictionaryType, ElementType, FullObject, GString, NodePath,

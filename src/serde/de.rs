@@ -1,7 +1,7 @@
 //! `VariantDeserializer`: a [`Variant`] to any `Deserialize` value.
 
-use super::error::Error;
 use super::types;
+use super::Error;
 use crate::convert::PathSegment;
 use crate::variant::{GString, Variant};
 use ::serde::de::{self, IntoDeserializer, Visitor};

@@ -2,7 +2,8 @@
 
 use super::types::Active;
 use super::VariantDeserializer;
-use crate::format::{Error, Format};
+use crate::format::Format;
+use crate::typed::Error;
 use crate::variant::Variant;
 use std::io::{Read, Write};
 

@@ -43,15 +43,14 @@
 //! import gdvariant's names one by one.
 
 mod de;
-mod error;
 mod io;
 mod ser;
 mod types;
 
 pub use io::{from_reader, from_slice, from_slice_partial, to_vec, to_writer};
 
+pub use crate::error::SerdeError as Error;
 pub use de::VariantDeserializer;
-pub use error::Error;
 pub use ser::VariantSerializer;
 
 use crate::variant::Variant;

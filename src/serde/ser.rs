@@ -1,7 +1,7 @@
 //! `VariantSerializer`: any `Serialize` value to a [`Variant`].
 
-use super::error::Error;
 use super::types;
+use super::Error;
 use crate::convert::PathSegment;
 use crate::variant::{Array, Dictionary, GString, Variant};
 use ::serde::ser::{self, Serialize};

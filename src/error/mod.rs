@@ -1,5 +1,12 @@
 //! Errors of decoding and encoding, with the byte offset and the dialect.
 
+/// The error of the serde route (`gdvariant::serde::Error`): here, below both the serde
+/// module and the typed calls, which each name it.
+#[cfg(feature = "serde")]
+mod serde;
+#[cfg(feature = "serde")]
+pub use self::serde::Error as SerdeError;
+
 use crate::dialect::Dialect;
 use crate::generated::kinds::Kind;
 use crate::version::Version;
