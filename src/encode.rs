@@ -51,6 +51,42 @@ pub fn encode(
     Ok(out)
 }
 
+/// Whether writing `value` exactly needs [`EncodeOptions::full_objects`]: it holds a full
+/// object, or a container typed by a class or a script, which the engine writes without full
+/// objects as the class `EncodedObjectAsID` ([`quirks::element_as_written`]). A value decoded
+/// from bytes re-encodes to the same bytes with `full_objects` set to this.
+pub fn needs_full_objects(value: &Variant) -> bool {
+    let typed_by_object = |t: &ElementType| quirks::element_as_written(t, false) != t;
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Variant::Object(Object::Full(_)) => return true,
+            Variant::Array(a) => {
+                if a.typed
+                    .as_ref()
+                    .is_some_and(|t| typed_by_object(&t.element))
+                {
+                    return true;
+                }
+                stack.extend(a.items.iter());
+            }
+            Variant::Dictionary(d) => {
+                if let Some(t) = d.typed() {
+                    if t.key.iter().chain(t.value.iter()).any(typed_by_object) {
+                        return true;
+                    }
+                }
+                for (k, x) in d.entries() {
+                    stack.push(k);
+                    stack.push(x);
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Appends the encoding of `value` to `out`, reserving exactly the bytes needed first, so a
 /// server can reuse one buffer for every packet. On error `out` is left unchanged.
 pub fn encode_into(
@@ -183,6 +219,10 @@ struct Encoder<'o, S> {
     version: Version,
     options: &'o EncodeOptions,
     max_depth: usize,
+    /// The spec's `Int64Widening`: without it (Godot 3.0.x) every INT goes out 64-bit.
+    int_widening: bool,
+    /// The spec's `NullObjectAsNil`: without it a null Object keeps its OBJECT header.
+    null_object_as_nil: bool,
     ids: &'o TypeIds,
     out: S,
 }
@@ -278,6 +318,8 @@ impl<'o, S: Sink> Encoder<'o, S> {
             version,
             options,
             max_depth: options.max_depth.unwrap_or(1024),
+            int_widening: dialect.has_feature(version, Feature::Int64Widening),
+            null_object_as_nil: dialect.has_feature(version, Feature::NullObjectAsNil),
             ids,
             out,
         })
@@ -412,7 +454,7 @@ impl<'o, S: Sink> Encoder<'o, S> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     fn int(&mut self, i: i64) -> Result<(), EncodeError> {
-        if quirks::int_is_wide(i) {
+        if quirks::int_is_wide(i, self.int_widening) {
             self.header(Kind::Int, FLAG_64)?;
             self.out.u64(i as u64);
         } else {
@@ -590,8 +632,18 @@ impl<'o, S: Sink> Encoder<'o, S> {
     fn object(&mut self, o: &Object, depth: usize) -> Result<(), EncodeError> {
         match o {
             // A null or freed object goes out as a bare NIL (observed in Godot 3.2.3 and 4.3;
-            // `encode_variant` case OBJECT pre-check in 3.5+ and 4.x).
-            Object::Null => self.header(Kind::Nil, 0),
+            // `encode_variant` case OBJECT pre-check in 3.5+ and 4.x); before that, as an
+            // object of either form whose id or class says null (`quirks::NULL_OBJECT_ID`).
+            Object::Null if self.null_object_as_nil => self.header(Kind::Nil, 0),
+            Object::Null if self.options.full_objects => {
+                self.header(Kind::Object, 0)?;
+                self.string("")
+            }
+            Object::Null => {
+                self.header(Kind::Object, quirks::OBJECT_AS_ID)?;
+                self.out.u64(quirks::NULL_OBJECT_ID);
+                Ok(())
+            }
             Object::Id(id) => {
                 self.header(Kind::Object, quirks::OBJECT_AS_ID)?;
                 self.out.u64(*id);
@@ -654,7 +706,13 @@ impl<'o, S: Sink> Encoder<'o, S> {
                 {
                     return Err(self.unsupported("a typed Dictionary"));
                 }
-                (t.key.as_ref(), t.value.as_ref())
+                let full = self.options.full_objects;
+                (
+                    t.key.as_ref().map(|k| quirks::element_as_written(k, full)),
+                    t.value
+                        .as_ref()
+                        .map(|v| quirks::element_as_written(v, full)),
+                )
             }
         };
         let flags = quirks::container_bits(self.element_kind(k)?, quirks::TYPED_KEY)
@@ -724,12 +782,13 @@ impl<'o, S: Sink> Encoder<'o, S> {
                 {
                     return Err(self.unsupported("a typed Array"));
                 }
-                let kind = self.element_kind(Some(&t.element))?;
+                let element = quirks::element_as_written(&t.element, self.options.full_objects);
+                let kind = self.element_kind(Some(element))?;
                 self.header(
                     Kind::Array,
                     quirks::container_bits(kind, quirks::TYPED_ARRAY),
                 )?;
-                self.element_data(Some(&t.element))?;
+                self.element_data(Some(element))?;
             }
         }
         Ok(())

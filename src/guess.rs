@@ -329,7 +329,7 @@ fn read_as(bytes: &[u8], cut: bool, era: Era, framing: Framing) -> Candidate {
 fn reencodes(value: &Variant, era: Era, payload: &[u8]) -> bool {
     let base = EncodeOptions {
         version: Some(era.last),
-        full_objects: has_full_object(value),
+        full_objects: crate::encode::needs_full_objects(value),
         ..EncodeOptions::default()
     };
     let try_with = |opts: &EncodeOptions| {
@@ -356,14 +356,6 @@ fn same_but_padding(ours: &[u8], theirs: &[u8], value: &Variant) -> bool {
     has_path
         && ours.len() == theirs.len()
         && ours.iter().zip(theirs).all(|(a, b)| a == b || *a == 0)
-}
-
-fn has_full_object(v: &Variant) -> bool {
-    let mut found = false;
-    walk(v, &mut |x| {
-        found |= matches!(x, Variant::Object(Object::Full(_)))
-    });
-    found
 }
 
 /// Calls `f` on `v` and every value inside it.

@@ -108,7 +108,7 @@ pub use borrowed::{decode_borrowed, VariantRef};
 pub use convert::{FromVariant, FromVariantError, ToVariant, TypedArrayElement};
 pub use decode::{decode, DecodeOptions, Limits};
 pub use dialect::Dialect;
-pub use encode::{encode, encode_into, encoded_len, EncodeOptions};
+pub use encode::{encode, encode_into, encoded_len, needs_full_objects, EncodeOptions};
 pub use error::{DecodeError, EncodeError};
 pub use format::Format;
 /// `#[derive(GodotVariant)]`: implements [`ToVariant`] and [`FromVariant`]; see [`convert`].

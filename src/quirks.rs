@@ -57,12 +57,25 @@ pub const KIND_CLASS_NAME: u32 = 2;
 /// `SCRIPT`: a string (`res://` path) follows.
 pub const KIND_SCRIPT: u32 = 3;
 
-/// INT goes out as 64-bit only outside the i32 range.
-/// `encode_variant`, case INT: `if (val > (int64_t)INT_MAX || val < (int64_t)INT_MIN)`.
+/// INT goes out as 64-bit only outside the i32 range, with `widening` (the spec's
+/// `Int64Widening`, Godot 3.1+). `encode_variant`, case INT:
+/// `if (val > (int64_t)INT_MAX || val < (int64_t)INT_MIN)`.
+/// Godot 3.0.x compared `val < -0x80000000`, where `-0x80000000` is the *unsigned* 2^31, so
+/// every INT took FLAG_64: `put_var(5)` from 3.0-beta sends `02 00 01 00 05 00 00 00 00 00 00
+/// 00` (godotengine/godot issue #15383), as exported 3.0.6 projects do for 800; fixed by
+/// PR #22223 for 3.1.
 #[inline]
-pub fn int_is_wide(v: i64) -> bool {
-    v > i64::from(i32::MAX) || v < i64::from(i32::MIN)
+pub fn int_is_wide(v: i64, widening: bool) -> bool {
+    !widening || v > i64::from(i32::MAX) || v < i64::from(i32::MIN)
 }
+
+/// The instance id of a null Object in the id form. Before the engines wrote a null object as
+/// a bare NIL (the spec's `NullObjectAsNil`: Godot 3.2.3, Pandemonium, 4.x), `encode_variant`
+/// case OBJECT wrote it like any object: without full objects `OBJECT|OBJECT_AS_ID` and this
+/// id, with full objects `OBJECT` and an empty class name (the 3.2-era marshalls.cpp, which
+/// has no null pre-check; exported 3.0 and 3.1 projects hold `InputEventKey`s whose `script`
+/// is such an object). Both forms decode to a null Object in every version.
+pub const NULL_OBJECT_ID: u64 = 0;
 
 /// FLOAT goes out as a double only when it does not survive `float`:
 /// `float f = d; if (double(f) != d) flags |= ENCODE_FLAG_64;` so NaN (NaN != NaN) is always
@@ -148,6 +161,26 @@ fn lenient_utf8(body: &[u8]) -> Result<String, usize> {
         i += extra + 1;
     }
     Ok(out)
+}
+
+/// The class an engine writes as the element type of a class- or script-typed container when
+/// it encodes without full objects (`var_to_bytes`, `put_var`): the objects inside go out as
+/// instance ids, and the type says so.
+pub const ENCODED_OBJECT_AS_ID: &str = "EncodedObjectAsID";
+
+/// A container's element (or key, or value) type as the engine writes it. Without full
+/// objects a class or a script goes out as the class [`ENCODED_OBJECT_AS_ID`] (container kind
+/// `CLASS_NAME`): Godot 4.3's `encode_variant`, case ARRAY (core/io/marshalls.cpp:1316-1321
+/// for the header, 1785-1796 for the data, 4.3-stable), and 4.4.1's `_encode_container_type`
+/// and `_encode_container_type_header` for Arrays and both sides of Dictionaries
+/// (core/io/marshalls.cpp:1324-1356, 4.4.1-stable). A builtin type goes out as it is.
+pub fn element_as_written(t: &crate::ElementType, full_objects: bool) -> &crate::ElementType {
+    static AS_ID: std::sync::LazyLock<crate::ElementType> =
+        std::sync::LazyLock::new(|| crate::ElementType::Class(ENCODED_OBJECT_AS_ID.into()));
+    match t {
+        crate::ElementType::Class(_) | crate::ElementType::Script(_) if !full_objects => &AS_ID,
+        _ => t,
+    }
 }
 
 /// A typed container's builtin element (or key, or value) type as the engine keeps it:

@@ -164,3 +164,55 @@ fn objects_with_allow_objects_get_the_engines_verdict() {
     assert_eq!(class_db, 3, "unknown, abstract and singleton classes");
     bad.check(cases.len());
 }
+
+/// Godot 3.0.x wrote every INT with FLAG_64 (the spec's `Int64Widening` is 3.1+): the bytes of
+/// godotengine/godot issue #15383, where Godot 3.0-beta's `StreamPeerTCP.put_var(5)` sent
+/// `0c000000 02000100 05000000 00000000` (a `store_var` frame).
+#[test]
+fn godot30_writes_every_int_64_bit() {
+    use gdvariant::{framing::Framing, Format, Variant, Version};
+    let g30 = Format::godot3()
+        .version(Version::new(3, 0, 0))
+        .framing(Framing::StoreVar { big_endian: false });
+    let bytes = gdvariant::to_vec(&Variant::Int(5), &g30).unwrap();
+    assert_eq!(hex(&bytes), "0c000000020001000500000000000000");
+    let back: Variant = gdvariant::from_slice(&bytes, &g30).unwrap();
+    assert_eq!(back, Variant::Int(5));
+    // Every 3.0 patch release; 3.1 and later write 5 in 32 bits, as 3.2.3 does in the corpus.
+    let at = |v: Version| {
+        let f = Format::godot3().version(v);
+        hex(&gdvariant::to_vec(&Variant::Int(800), &f).unwrap())
+    };
+    assert_eq!(at(Version::new(3, 0, 6)), "020001002003000000000000");
+    assert_eq!(at(Version::new(3, 1, 0)), "0200000020030000");
+}
+
+/// Before Godot 3.2.3 (the spec's `NullObjectAsNil`) a null Object kept its OBJECT header:
+/// with full objects an empty class name (how exported 3.0 and 3.1 projects store an
+/// `InputEventKey`'s empty `script`), without them the id 0. Both read back as a null object.
+#[test]
+fn before_godot323_a_null_object_keeps_its_object_header() {
+    use gdvariant::{Format, Object, Variant, Version};
+    let null = Variant::Array(vec![Variant::Object(Object::Null)].into());
+    for (version, full, want) in [
+        // [null]: ARRAY, one element, then the null object.
+        ((3, 1, 0), true, "13000000010000001100000000000000"),
+        ((3, 1, 0), false, "1300000001000000110001000000000000000000"),
+        ((3, 0, 6), true, "13000000010000001100000000000000"),
+        ((3, 2, 3), true, "130000000100000000000000"),
+        ((3, 2, 3), false, "130000000100000000000000"),
+    ] {
+        let mut f = Format::godot3().version(Version::new(version.0, version.1, version.2));
+        if full {
+            f = f.with_objects();
+        }
+        let bytes = gdvariant::to_vec(&null, &f).unwrap();
+        assert_eq!(hex(&bytes), want, "{version:?} full_objects={full}");
+        let back: Variant = gdvariant::from_slice(&bytes, &f).unwrap();
+        if version.2 == 3 {
+            assert_eq!(back, Variant::Array(vec![Variant::Nil].into()));
+        } else {
+            assert_eq!(back, null, "{version:?}");
+        }
+    }
+}

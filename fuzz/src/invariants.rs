@@ -298,14 +298,6 @@ fn assert_agrees(r: &VariantRef<'_>, v: &Variant, path: &str) {
 // ---------------------------------------------------------------------------------------
 // Encode what was decoded.
 
-fn has_full_object(v: &Variant) -> bool {
-    let mut found = false;
-    visit(v, &mut |x| {
-        found |= matches!(x, Variant::Object(Object::Full(_)))
-    });
-    found
-}
-
 /// Calls `f` on `v` and every value inside it.
 pub fn visit(v: &Variant, f: &mut dyn FnMut(&Variant)) {
     f(v);
@@ -325,7 +317,7 @@ pub fn visit(v: &Variant, f: &mut dyn FnMut(&Variant)) {
 pub fn reencode(v: &Variant, setup: &Setup) -> Result<Vec<u8>, EncodeError> {
     let options = EncodeOptions {
         version: Some(setup.version()),
-        full_objects: has_full_object(v),
+        full_objects: gdvariant::needs_full_objects(v),
         max_depth: Some(setup.options.limits.max_depth.max(1024)),
         ..EncodeOptions::default()
     };

@@ -63,7 +63,7 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
             let id_at = self.pos;
             let id = self.u64()?;
             self.obs.field(id_at, 8, FieldName::InstanceId);
-            return Ok(Step::Value(B::scalar(if id == 0 {
+            return Ok(Step::Value(B::scalar(if id == quirks::NULL_OBJECT_ID {
                 Scalar::ObjectNull
             } else {
                 Scalar::ObjectId(id)
@@ -81,6 +81,7 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
         self.obs
             .text(class_at, self.pos, Text::Field(FieldName::ClassName));
         if class.is_empty() {
+            // The full form of a null object (`quirks::NULL_OBJECT_ID`).
             return Ok(Step::Value(B::scalar(Scalar::ObjectNull)));
         }
         let (left, cap) = self.count(8, FieldName::PropertyCount)?;
