@@ -41,12 +41,50 @@ pub fn container_bits(kind: u32, field: u32) -> u32 {
 }
 /// Bit 31 of an Array/Dictionary count was the "shared" flag; decoders mask it off.
 pub const COUNT_MASK: u32 = 0x7FFF_FFFF;
+
+/// An Array's or Dictionary's element count: the word without its "shared" bit 31
+/// (`count &= 0x7FFFFFFF` in `decode_variant`, every version).
+#[inline(always)]
+pub fn container_count(word: u32) -> u32 {
+    word & COUNT_MASK
+}
+
+/// A full object's property count: the engine reads it as `int32_t` and loops
+/// `for (int i = 0; i < count; i++)`, so a count with bit 31 set is no properties, and the
+/// object is read as one without any (`decode_variant` case OBJECT: core/io/marshalls.cpp:671-677,
+/// 4.3-stable; the same `int32_t count` in 3.2.3 and 4.4.1).
+#[inline]
+pub fn property_count(word: u32) -> u32 {
+    if (word as i32) < 0 {
+        0
+    } else {
+        word
+    }
+}
 /// Bit 31 of a NodePath's first word marks the "new" format (the only one decodable).
 pub const NODEPATH_NEW_FORMAT: u32 = 0x8000_0000;
 /// NodePath flags: bit 0 absolute; bit 1 the obsolete "property" flag, which adds one subname.
 pub const NODEPATH_ABSOLUTE: u32 = 1;
 /// See [`NODEPATH_ABSOLUTE`].
 pub const NODEPATH_OBSOLETE_PROPERTY: u32 = 2;
+
+/// How many of a NodePath's strings are names and how many subnames, from its first word,
+/// subname count and flags. The engine adds the obsolete property flag's subname and then the
+/// two counts in 32 bits, wrapping, and reads that many strings, string `i` a name while
+/// `i < namecount`: so 1 name and 0xFFFFFFFF subnames is an empty NodePath
+/// (`decode_variant` case NODE_PATH, `uint32_t total = namecount + subnamecount`:
+/// core/io/marshalls.cpp:576-603, 4.3-stable; the same in 3.2.3, 4.4.1 and Pandemonium).
+pub fn nodepath_counts(first: u32, subnames: u32, flags: u32) -> (usize, usize) {
+    let names = first & !NODEPATH_NEW_FORMAT;
+    let subnames = if flags & NODEPATH_OBSOLETE_PROPERTY != 0 {
+        subnames.wrapping_add(1)
+    } else {
+        subnames
+    };
+    let total = names.wrapping_add(subnames);
+    let read_as_names = total.min(names);
+    (read_as_names as usize, (total - read_as_names) as usize)
+}
 
 /// Container kinds of typed Array/Dictionary type data (`ContainerTypeKind`, 4.3+).
 pub const KIND_NONE: u32 = 0;

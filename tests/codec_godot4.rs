@@ -139,3 +139,45 @@ fn a_container_typed_nil_is_untyped() {
         (None, Some(&ElementType::Builtin(Kind::Int)))
     );
 }
+
+/// Counts the engines read in 32 bits: a NodePath's name and subname counts add up wrapping
+/// (`uint32_t total = namecount + subnamecount`), and a full object's property count is an
+/// `int32_t`, so one with bit 31 set is no properties (core/io/marshalls.cpp:587 and 671,
+/// 4.3-stable). The NodePath inputs are the differential test's repros (the engines read them
+/// as empty NodePaths); `tests/differential_engines.rs` checks the NodePaths live.
+#[test]
+fn counts_wrap_as_in_the_engine() {
+    use gdvariant::{NodePath, Object, Variant};
+    let decode_hex = |dialect, h: &str, allow_objects| {
+        let options = DecodeOptions {
+            allow_objects,
+            ..Default::default()
+        };
+        decode(&unhex(h), dialect, &options)
+    };
+    let empty = Variant::NodePath(Box::new(NodePath::default()));
+    // 0x7fffffff names + 0x80000001 subnames is 0 strings.
+    let (v, used) = decode_hex(Dialect::Godot4, "16000000ffffffff0100008000000000", false).unwrap();
+    assert_eq!((v, used), (empty.clone(), 16));
+    // Godot 3: 1 name + 0xffffffff subnames.
+    let (v, _) = decode_hex(Dialect::Godot3, "0f00000001000080ffffffff00000000", false).unwrap();
+    assert_eq!(v, empty);
+    // 2 names + 0xffffffff subnames, wrapped to 1 string: a name.
+    let (v, _) = decode_hex(
+        Dialect::Godot4,
+        "1600000002000080ffffffff000000000100000061000000",
+        false,
+    )
+    .unwrap();
+    let Variant::NodePath(p) = v else { panic!() };
+    assert_eq!((p.names.len(), p.subnames.len()), (1, 0));
+    // Object "Node" with the property count -1: a Node without properties, 16 bytes used.
+    let (v, used) = decode_hex(Dialect::Godot4, "18000000040000004e6f6465ffffffff", true).unwrap();
+    let Variant::Object(Object::Full(o)) = v else {
+        panic!()
+    };
+    assert_eq!(
+        (o.class.as_str(), o.properties.len(), used),
+        ("Node", 0, 16)
+    );
+}

@@ -97,18 +97,6 @@ const KNOWN: &[Known] = &[
         reason: "3.2.3 compares Dictionary keys that are containers by identity, so {{}: 1, {}: 2} keeps two entries; we merge equal keys",
     },
     Known {
-        category: "nodepath_name_subname_counts_wrap",
-        engines: &["godot4.3", "godot4.4.1"],
-        repro: "16000000ffffffff0100008000000000",
-        reason: "the engines add name and subname counts in 32 bits, so 0x7fffffff + 0x80000001 wraps to an empty NodePath; we refuse the counts",
-    },
-    Known {
-        category: "nodepath_name_subname_counts_wrap",
-        engines: &["godot3.2.3"],
-        repro: "0f00000001000080ffffffff00000000",
-        reason: "the same in 3.2.3: 1 name + 0xffffffff subnames is 0 strings",
-    },
-    Known {
         category: "dictionary_stringname_keys_become_strings",
         engines: &["godot4.3"],
         repro: "1b000000010000001500000001000000610000000200000001000000",
@@ -636,9 +624,6 @@ fn classify(engine: &Engine, input: &[u8], theirs: &Verdict) -> String {
             if nodepath_counts =>
         {
             "nodepath_string_count_checked_before_strings"
-        }
-        "we_refuse_engine_accepts:LengthOutOfBounds" if nodepath_counts => {
-            "nodepath_name_subname_counts_wrap"
         }
         "reencoding_differs"
             if engine.dialect == Dialect::Godot3

@@ -259,8 +259,19 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
         min_size: usize,
         id: FieldName,
     ) -> Result<(u32, usize), DecodeError> {
+        self.count_as(min_size, id, quirks::container_count)
+    }
+
+    /// [`count`](Self::count), the count word read by `read` (the engine's rule for that count).
+    #[inline(always)]
+    pub(crate) fn count_as(
+        &mut self,
+        min_size: usize,
+        id: FieldName,
+        read: fn(u32) -> u32,
+    ) -> Result<(u32, usize), DecodeError> {
         let at = self.pos;
-        let n = self.u32()? & quirks::COUNT_MASK;
+        let n = read(self.u32()?);
         self.count_elements(at, n as usize)?;
         self.obs.field(at, 4, id);
         Ok((n, self.reserve(n as usize, min_size)))

@@ -30,14 +30,11 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
                 dialect: self.dialect,
             });
         }
-        let names = (first & !quirks::NODEPATH_NEW_FORMAT) as usize;
-        let mut subnames = self.u32()? as usize;
+        let subname_count = self.u32()?;
         let flags = self.u32()?;
-        if flags & quirks::NODEPATH_OBSOLETE_PROPERTY != 0 {
-            subnames += 1;
-        }
+        let (names, subnames) = quirks::nodepath_counts(first, subname_count, flags);
         // Each string needs at least its 4-byte length.
-        let total = names.saturating_add(subnames);
+        let total = names + subnames;
         if total > self.remaining() / 4 {
             return Err(self.out_of_bounds(at, first));
         }
@@ -84,7 +81,7 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
             // The full form of a null object (`quirks::NULL_OBJECT_ID`).
             return Ok(Step::Value(B::scalar(Scalar::ObjectNull)));
         }
-        let (left, cap) = self.count(8, FieldName::PropertyCount)?;
+        let (left, cap) = self.count_as(8, FieldName::PropertyCount, quirks::property_count)?;
         Ok(Step::Open(Frame::Object {
             class: B::text(class),
             props: vec_for::<B, _>(cap),

@@ -337,12 +337,21 @@ impl<'a> Explainer<'a> {
                 let n = (raw as i32).max(0) as usize;
                 (n, n.to_string())
             }
+            Kind::Object if id == FieldName::PropertyCount => {
+                let n = quirks::property_count(raw);
+                let text = if raw != n {
+                    format!("{n} (read as the negative {}: no properties)", raw as i32)
+                } else {
+                    n.to_string()
+                };
+                (n as usize, text)
+            }
             Kind::Array
             | Kind::Dictionary
             | Kind::Object
             | Kind::TypedArray
             | Kind::PackedTypedArray => {
-                let n = raw & quirks::COUNT_MASK;
+                let n = quirks::container_count(raw);
                 let text = if raw != n && id == FieldName::Count {
                     format!("{n} (bit 31 set, ignored)")
                 } else {
