@@ -304,6 +304,8 @@ pub enum Feature {
     StringPaddingZeroed,
     /// A string whose bytes are not valid UTF-8 (overlong forms, surrogates, code points past U+10FFFF, 5- and 6-byte forms) is refused with ERR_INVALID_DATA; otherwise the engine's lenient reader keeps it.
     StrictUtf8,
+    /// An untyped Dictionary keeps a StringName key as a StringName; before, the engine stored it as a String (we keep the StringName in every version: README, Engine rules).
+    StringNameKeysKept,
     /// A Dictionary key holding a freed object is written as the String "[Deleted Object]" with a NIL value.
     DeletedObjectKey,
     /// Double-precision builds write math types with FLAG_64 and 8-byte reals.
@@ -342,6 +344,7 @@ impl Feature {
         Feature::FloatWidening,
         Feature::StringPaddingZeroed,
         Feature::StrictUtf8,
+        Feature::StringNameKeysKept,
         Feature::DeletedObjectKey,
         Feature::Flag64Reals,
         Feature::TypedArray,
@@ -368,6 +371,7 @@ impl Feature {
             Feature::FloatWidening => "FloatWidening",
             Feature::StringPaddingZeroed => "StringPaddingZeroed",
             Feature::StrictUtf8 => "StrictUtf8",
+            Feature::StringNameKeysKept => "StringNameKeysKept",
             Feature::DeletedObjectKey => "DeletedObjectKey",
             Feature::Flag64Reals => "Flag64Reals",
             Feature::TypedArray => "TypedArray",
