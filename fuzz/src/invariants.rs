@@ -435,17 +435,15 @@ pub fn reencode_checked(setup: &Setup, payload: &[u8]) -> Option<Vec<u8>> {
 // ---------------------------------------------------------------------------------------
 // Text and JSON.
 
-/// Whether the exact text of `v` reads back as `v` itself: the losses the exact text
-/// documents (see `gdvariant::text`, "The exact form") are Dictionary key order (keys are
-/// printed sorted) and Signal (printed empty); and Pandemonium 5's packed typed arrays print
-/// as typed arrays (the text has no other syntax for them).
+/// Whether the exact text of `v` reads back as `v` itself: everything does (keys in their
+/// order, Signals with their name and object) except Pandemonium 5's packed typed arrays, which
+/// print as typed arrays (the text has no other syntax for them).
 fn text_keeps_everything(v: &Variant) -> bool {
     let mut keeps = true;
-    visit(v, &mut |x| {
-        keeps &= !matches!(x, Variant::Signal(_))
-            && !matches!(x, Variant::Dictionary(d) if d.len() > 1)
-            && !matches!(x, Variant::Array(a) if a.typed.as_ref().is_some_and(|t| t.pandemonium_packed))
-    });
+    visit(
+        v,
+        &mut |x| keeps &= !matches!(x, Variant::Array(a) if a.typed.as_ref().is_some_and(|t| t.pandemonium_packed)),
+    );
     keeps
 }
 
@@ -456,15 +454,8 @@ pub fn check_text(setup: &Setup, payload: &[u8]) {
     if let Ok((v, _)) = decode(payload, setup.dialect, &setup.options) {
         let _ = to_text(&v, setup.dialect);
         let text = to_text_exact(&v, setup.dialect);
-        let known = known_text_loss(&v);
-        let back = match from_text(&text, setup.dialect) {
-            Ok(back) => back,
-            Err(_) if known.is_some() => return,
-            Err(e) => panic!("text: our exact text does not parse: {e}\n{text}"),
-        };
-        if known.is_some() {
-            return;
-        }
+        let back = from_text(&text, setup.dialect)
+            .unwrap_or_else(|e| panic!("text: our exact text does not parse: {e}\n{text}"));
         if text_keeps_everything(&v) {
             assert!(
                 back.same(&v),
@@ -472,71 +463,18 @@ pub fn check_text(setup: &Setup, payload: &[u8]) {
             );
         }
         let again = to_text_exact(&back, setup.dialect);
-        assert!(
-            again == text || same_lines(&again, &text),
-            "text: not a fixed point\nfirst {text}\nagain {again}"
-        );
+        assert_eq!(again, text, "text: not a fixed point");
     }
     let text = String::from_utf8_lossy(payload);
     if let Ok(v) = from_text(&text, setup.dialect) {
         let exact = to_text_exact(&v, setup.dialect);
-        let back = match from_text(&exact, setup.dialect) {
-            Ok(back) => back,
-            Err(_) if known_text_loss(&v).is_some() => return,
-            Err(e) => panic!("text: exact text of parsed input does not parse: {e}\n{exact}"),
-        };
-        if known_text_loss(&v).is_none() {
-            let again = to_text_exact(&back, setup.dialect);
-            assert!(
-                again == exact || same_lines(&again, &exact),
-                "text: parsed input is not a fixed point\nfirst {exact}\nagain {again}"
-            );
-        }
+        let back = from_text(&exact, setup.dialect).unwrap_or_else(|e| {
+            panic!("text: exact text of parsed input does not parse: {e}\n{exact}")
+        });
+        let again = to_text_exact(&back, setup.dialect);
+        assert_eq!(again, exact, "text: parsed input is not a fixed point");
         let _ = to_text(&v, setup.dialect);
     }
-}
-
-/// Whether two texts hold the same lines in another order. Dictionary keys print sorted by
-/// the engine's order, which does not tell every pair of keys apart (two `Rect2`s, two
-/// Arrays): those keep their insertion order, so text read back (inserted in printed order)
-/// may print them in another order, as the engine's text would.
-fn same_lines(a: &str, b: &str) -> bool {
-    // The last entry has no comma after it, whichever it is.
-    let mut x: Vec<&str> = a.lines().map(|l| l.trim_end_matches(',')).collect();
-    let mut y: Vec<&str> = b.lines().map(|l| l.trim_end_matches(',')).collect();
-    x.sort_unstable();
-    y.sort_unstable();
-    x == y
-}
-
-/// The known findings of the text form (fix pending; each is an ignored test in
-/// tests/fuzz_regressions.rs that fails until it is fixed): values holding one of these
-/// are only checked to print, so that the fuzzer looks past them.
-pub fn known_text_loss(v: &Variant) -> Option<&'static str> {
-    if has_keys_printing_alike(v) {
-        // Not a bug: keys whose exact text is the same become one entry when read back. Since
-        // `text_exact_keeps_keys_that_print_alike` (a null Object is `Object()`, Nil `null`)
-        // only Signals do that, printed `Signal()` whatever they hold (a documented loss).
-        return Some("keys printing alike");
-    }
-    None
-}
-
-/// Whether some Dictionary has two keys with the same exact text.
-fn has_keys_printing_alike(v: &Variant) -> bool {
-    let mut found = false;
-    visit(v, &mut |x| {
-        if let Variant::Dictionary(d) = x {
-            let mut texts: Vec<String> = d
-                .entries()
-                .iter()
-                .map(|(k, _)| to_text_exact(k, Dialect::Godot4))
-                .collect();
-            texts.sort();
-            found |= texts.windows(2).any(|w| w[0] == w[1]);
-        }
-    });
-    found
 }
 
 /// The JSON form is lossless: decoded values go to JSON and back bit for bit, and JSON that

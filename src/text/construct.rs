@@ -173,9 +173,23 @@ impl Parser<'_> {
                 self.args(id, &[0])?;
                 Variant::Callable
             }
+            // `Signal()`, or exact text's `Signal(&"name", id)` (the engines print no data).
             "Signal" => {
-                self.args(id, &[0])?;
-                Variant::Signal(Signal::default())
+                self.expect(Tok::LParen)?;
+                if self.tok == Tok::RParen {
+                    self.advance()?;
+                    Variant::Signal(Signal::default())
+                } else {
+                    let name = self.string_arg()?;
+                    self.expect(Tok::Comma)?;
+                    let object = match self.tok {
+                        Tok::Int(i, _) => i as u64,
+                        _ => return Err(self.expected("an object id")),
+                    };
+                    self.advance()?;
+                    self.expect(Tok::RParen)?;
+                    Variant::Signal(Signal { name, object })
+                }
             }
             "Resource" | "ExtResource" | "SubResource" => {
                 return Err(TextError {

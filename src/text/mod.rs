@@ -38,8 +38,10 @@
 //!   `inf`, `1e-300` prints `0.0`. Godot 3 prints `-INF` as `-inf.0`, which its own `str2var`
 //!   reads as the int `0`; our parser reads it as `-inf`.
 //! - **Dictionary key order**: both engines sort keys when printing (bytes keep insertion
-//!   order), so a parsed dictionary has its keys in the engine's sort order.
-//! - **Signal** prints as `Signal()` and **Callable** as `Callable()` (no name, no object).
+//!   order), so a dictionary parsed from their text has its keys in the engine's sort order.
+//!   The exact form keeps the insertion order (the parsers keep the order they read).
+//! - **Signal** prints as `Signal()` and **Callable** as `Callable()` (no name, no object);
+//!   the exact form writes a Signal's name and object id: `Signal(&"hit", 1234)`.
 //! - **RID**: Godot 3 and Pandemonium print nothing at all for an RID (the text is empty).
 //! - **Objects**: a null object prints `null` (and reads back as Nil, which is what the
 //!   engines send for a null object anyway). An object sent by id prints as the engine's
@@ -79,8 +81,8 @@
 //! - **NodePath** with an empty name or subname, or one holding `/` or `:`:
 //!   `NodePath(["names", …], ["subnames", …], absolute)`, each part escaped like a string.
 //!
-//! What even the exact form loses: Dictionary key order (keys print sorted), Signal and
-//! Callable (printed empty). (A full object of class `EncodedObjectAsID` prints its class
+//! The exact form loses nothing a value holds (a Callable holds nothing: the engines send no
+//! data for it), except that Pandemonium 5's packed typed arrays print as typed arrays. (A full object of class `EncodedObjectAsID` prints its class
 //! quoted, so it does not read back as an object sent by id.)
 //!
 //! # Leniency of [`from_text`]
@@ -142,8 +144,8 @@ pub fn to_text(value: &Variant, dialect: Dialect) -> String {
 
 /// Like [`to_text`], but every real is printed with the shortest digits that read back to
 /// the same bits (`f32` components as `f32`, `float` as `f64`), `-0.0` keeps its sign and an
-/// RID keeps its id, so that [`from_text`] gives back the same value bit for bit (up to
-/// Dictionary key order, Signal and Callable). Where the engine's syntax cannot hold a value
+/// RID keeps its id, Dictionary keys keep their insertion order and a Signal its name and
+/// object, so that [`from_text`] gives back the same value bit for bit. Where the engine's syntax cannot hold a value
 /// (NaN payloads, double-precision math reals, odd names, a null object) it uses the forms
 /// listed under [the exact form](self#the-exact-form), which only [`from_text`] reads;
 /// everything else is syntax the engines' parsers read.

@@ -193,6 +193,12 @@ impl Writer {
             }
             // "Do not really store these, but ensure that assignments are not empty."
             Variant::Callable => out.push_str("Callable()"),
+            // The engines print no data; exact text keeps the name and the object's id.
+            Variant::Signal(sig) if self.reals == Reals::Exact && *sig != Signal::default() => {
+                out.push_str("Signal(&\"");
+                out.push_str(&c_escape(&sig.name));
+                out.push_str(&format!("\", {})", sig.object as i64));
+            }
             Variant::Signal(_) => out.push_str("Signal()"),
             Variant::Object(o) => self.object(o, depth, out, stack),
             Variant::Dictionary(d) => self.dictionary(d, depth, out, stack),
@@ -328,8 +334,12 @@ impl Writer {
             return;
         }
         let mut entries: Vec<&'a (Variant, Variant)> = d.entries().iter().collect();
-        let dialect = self.dialect;
-        engine_sort(&mut entries, &|a, b| key_less(&a.0, &b.0, dialect));
+        // The engines print keys sorted, but their parsers keep the order they read: so the
+        // exact form keeps the insertion order, which then reads back unchanged.
+        if self.reals == Reals::Engine {
+            let dialect = self.dialect;
+            engine_sort(&mut entries, &|a, b| key_less(&a.0, &b.0, dialect));
+        }
         match self.dialect {
             // 4.3: `{}` when empty, else `{\n` + `k: v` joined by `,\n` + `\n}`.
             Dialect::Godot4 if entries.is_empty() => {
