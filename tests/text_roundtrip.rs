@@ -92,3 +92,47 @@ proptest! {
         check(&v, Dialect::Godot4)?;
     }
 }
+
+/// What the exact text used to lose (issue 14): a Dictionary's insertion order (Godot 3.2.3's
+/// `player_reordered` fixture sends `pos, hp, name`), a Signal's name and object, and
+/// Pandemonium 5's packed typed arrays (`1c000000 03000000 …`, from its source).
+#[test]
+fn exact_text_keeps_key_order_signals_and_packed_typed_arrays() {
+    let g3 = common::load("godot3/game");
+    let f = g3.iter().find(|f| f.name == "player_reordered").unwrap();
+    let (v, _) = decode(&f.bytes, Dialect::Godot3, &DecodeOptions::default()).unwrap();
+    let text = to_text_exact(&v, Dialect::Godot3);
+    assert!(text.find("\"pos\"") < text.find("\"hp\""), "{text}");
+    let back = from_text(&text, Dialect::Godot3).unwrap();
+    assert!(back.same(&v));
+    let again = encode(&back, Dialect::Godot3, &EncodeOptions::default()).unwrap();
+    assert_eq!(
+        again, f.bytes,
+        "the engine's bytes again, key order and all"
+    );
+    // The plain text sorts keys, as the engine's var2str does.
+    assert!(
+        to_text(&v, Dialect::Godot3).find("\"hp\"") < to_text(&v, Dialect::Godot3).find("\"pos\"")
+    );
+
+    let signal = Variant::Signal(Signal {
+        name: "hit \"me\"".into(),
+        object: 1234,
+    });
+    let text = to_text_exact(&signal, Dialect::Godot4);
+    assert_eq!(text, r#"Signal(&"hit \"me\"", 1234)"#);
+    assert_eq!(from_text(&text, Dialect::Godot4).unwrap(), signal);
+    assert_eq!(to_text(&signal, Dialect::Godot4), "Signal()");
+
+    let options = DecodeOptions {
+        version: Some(Version::new(5, 2, 0)),
+        ..Default::default()
+    };
+    let bytes = common::unhex("1c000000030000000200000003000000000000c003000000000000f03f");
+    let (packed, _) = decode(&bytes, Dialect::Pandemonium, &options).unwrap();
+    let text = to_text_exact(&packed, Dialect::Pandemonium);
+    assert!(text.starts_with("PackedTypedArray[float]("), "{text}");
+    assert!(from_text(&text, Dialect::Pandemonium)
+        .unwrap()
+        .same(&packed));
+}

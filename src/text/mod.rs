@@ -81,8 +81,11 @@
 //! - **NodePath** with an empty name or subname, or one holding `/` or `:`:
 //!   `NodePath(["names", …], ["subnames", …], absolute)`, each part escaped like a string.
 //!
+//! - **Pandemonium 5's packed typed arrays**: `PackedTypedArray[T]([…])` (the engine prints
+//!   them as typed arrays).
+//!
 //! The exact form loses nothing a value holds (a Callable holds nothing: the engines send no
-//! data for it), except that Pandemonium 5's packed typed arrays print as typed arrays. (A full object of class `EncodedObjectAsID` prints its class
+//! data for it). (A full object of class `EncodedObjectAsID` prints its class
 //! quoted, so it does not read back as an object sent by id.)
 //!
 //! # Leniency of [`from_text`]

@@ -221,16 +221,21 @@ impl<'a> Parser<'a> {
             Some(Frame::Array {
                 items,
                 element,
+                packed,
                 paren,
             }) => {
                 self.expect(Tok::RBracket)?;
                 if paren {
                     self.expect(Tok::RParen)?;
                 }
-                Ok(Variant::Array(match element {
+                let mut array = match element {
                     Some(e) => Array::typed(e, items),
                     None => Array::new(items),
-                }))
+                };
+                if let Some(t) = array.typed.as_deref_mut() {
+                    t.pandemonium_packed = packed;
+                }
+                Ok(Variant::Array(array))
             }
             Some(Frame::Dictionary {
                 mut entries,
@@ -289,6 +294,7 @@ impl<'a> Parser<'a> {
                 return Ok(Start::Open(Frame::Array {
                     items: Vec::new(),
                     element: None,
+                    packed: false,
                     paren: false,
                 }))
             }
@@ -310,7 +316,9 @@ impl<'a> Parser<'a> {
             }
             Tok::Ident(id) => match id.as_str() {
                 "Object" => return self.open_object(),
-                "Array" => return self.open_typed_array().map(Start::Open),
+                "Array" => return self.open_typed_array(false).map(Start::Open),
+                // Exact text's form of Pandemonium 5's PACKED_TYPED_ARRAY.
+                "PackedTypedArray" => return self.open_typed_array(true).map(Start::Open),
                 "Dictionary" => return self.open_typed_dictionary().map(Start::Open),
                 _ => self.identifier(&id, line, column)?,
             },
@@ -401,9 +409,13 @@ impl<'a> Parser<'a> {
         }))
     }
 
-    /// `Array[T]([` or (lenient) `Array([`: the frame of its items.
-    fn open_typed_array(&mut self) -> Result<Frame, TextError> {
+    /// `Array[T]([` or (lenient) `Array([`: the frame of its items; `packed`: exact text's
+    /// `PackedTypedArray[T]([`, which must name its type.
+    fn open_typed_array(&mut self, packed: bool) -> Result<Frame, TextError> {
         let mut element = None;
+        if packed && self.tok != Tok::LBracket {
+            return Err(self.expected("`[` and the element type"));
+        }
         if self.tok == Tok::LBracket {
             self.advance()?;
             element = self.element_type()?;
@@ -411,9 +423,13 @@ impl<'a> Parser<'a> {
         }
         self.expect(Tok::LParen)?;
         self.expect(Tok::LBracket)?;
+        if packed && element.is_none() {
+            return Err(self.expected("an element type"));
+        }
         Ok(Frame::Array {
             items: Vec::new(),
             element,
+            packed,
             paren: true,
         })
     }
@@ -447,6 +463,8 @@ enum Frame {
     Array {
         items: Vec<Variant>,
         element: Option<ElementType>,
+        /// Pandemonium 5's PACKED_TYPED_ARRAY (`PackedTypedArray[T]([…])`).
+        packed: bool,
         /// `Array[T]([…])`: a `)` follows the `]`.
         paren: bool,
     },

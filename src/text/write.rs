@@ -380,11 +380,16 @@ impl Writer {
     }
 
     fn array<'a>(&self, a: &'a Array, depth: usize, out: &mut String, stack: &mut Vec<Task<'a>>) {
-        if let Some(t) = a.element_type() {
+        if let Some(t) = a.typed.as_deref() {
             // 4.3+: `Array[T](` … `)`; T is the type name, the class name, or the script as
-            // a resource reference.
-            out.push_str("Array[");
-            out.push_str(&self.element_type_text(t));
+            // a resource reference. Pandemonium 5's packed typed arrays have no text of their
+            // own; exact text names them `PackedTypedArray[T](` … `)`.
+            if t.pandemonium_packed && self.reals == Reals::Exact {
+                out.push_str("PackedTypedArray[");
+            } else {
+                out.push_str("Array[");
+            }
+            out.push_str(&self.element_type_text(&t.element));
             out.push_str("](");
             stack.push(Task::Text(")"));
         }
