@@ -188,6 +188,12 @@ fn resolve(
                     shown(path)
                 )));
             }
+            if let (Some(c), false) = (g.container, partial) {
+                return Err(Failure::data(format!(
+                    "{}: the values are inside {c}, not a stream of values (`gdvariant guess` names their dialect)\n{g}",
+                    shown(path)
+                )));
+            }
             let b = &g.best;
             eprintln!(
                 "gdvariant: {}: read as {}, {} ({}); pass --dialect to choose",
