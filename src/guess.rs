@@ -88,11 +88,18 @@ impl Candidate {
             Some((at, _)) => (*at).max(self.used),
             None => self.used,
         };
+        // A lone value that continues past the sample has nothing against it yet: its
+        // frame fits the input and it reads to the sample's end.
+        let vacuous = self.values == 0 && self.continued;
         (
             complete,
             progress,
-            self.values > 0 && self.canonical == self.values,
-            self.canonical * 1000 / self.values.max(1),
+            vacuous || (self.values > 0 && self.canonical == self.values),
+            if vacuous {
+                1000
+            } else {
+                self.canonical * 1000 / self.values.max(1)
+            },
             // Fewer values that explain every byte is the simpler reading: a bare
             // PackedStringArray can also split into a Pandemonium PoolVector3iArray and a
             // Vector2i, a Godot 3 Array of odd floats into a Godot 4 Projection and a float;
@@ -373,15 +380,21 @@ fn continues(
         }
     }
     match crate::decode(&bytes[payload_at..], era.dialect, &decode_options(era)) {
-        Ok(_) => Ok(()),
+        // A value that ends inside the sample while its frame runs on is not what an
+        // engine writes (its frame is the value's own length).
+        Ok((_, used)) => Err((
+            payload_at + used,
+            format!(
+                "the value ends at {:#x}, inside its frame that runs past the sample",
+                payload_at + used
+            ),
+        )),
         // Running out of bytes is what a cut value does; a length that the rest of the input
         // could hold is one too. Anything else is a wrong reading.
         Err(E::UnexpectedEof { .. }) => Ok(()),
-        Err(E::LengthOutOfBounds { len, offset, .. } | E::StringOutOfBounds { len, offset, .. })
-            if (len as usize) <= size - (payload_at + offset).min(size) =>
-        {
-            Ok(())
-        }
+        Err(
+            E::LengthOutOfBounds { len, offset, .. } | E::StringOutOfBounds { len, offset, .. },
+        ) if (len as usize) <= size - (payload_at + offset).min(size) => Ok(()),
         Err(e) => Err((payload_at + e.offset(), e.to_string())),
     }
 }

@@ -96,15 +96,12 @@ pub(super) fn parse(bytes: &[u8]) -> Option<Parsed> {
             if !(10..=13).contains(&u32_at(bytes, 4)?) {
                 return None;
             }
-            let [identifiers, count, lines, tokens] =
-                [8, 12, 16, 20].map(|at| u32_at(bytes, at));
+            let [identifiers, count, lines, tokens] = [8, 12, 16, 20].map(|at| u32_at(bytes, at));
             let (identifiers, count, lines, tokens) = (identifiers?, count?, lines?, tokens?);
             let mut at = 24;
             for _ in 0..identifiers {
                 let len = u32_at(bytes, at)?;
-                at = at
-                    .checked_add(4 + len)
-                    .filter(|&end| end <= bytes.len())?;
+                at = at.checked_add(4 + len).filter(|&end| end <= bytes.len())?;
             }
             // Each constant takes at least 4 bytes, each line 8 and each token 1.
             let least = count
@@ -152,7 +149,10 @@ pub(super) fn read(bytes: &[u8], parsed: &Parsed, era: Era) -> Candidate {
                 if used != len {
                     c.error = Some((
                         at + used,
-                        format!("the value at {at:#x} ends {} bytes before its length says", len - used),
+                        format!(
+                            "the value at {at:#x} ends {} bytes before its length says",
+                            len - used
+                        ),
                     ));
                     return c;
                 }
