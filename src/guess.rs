@@ -25,6 +25,9 @@ use crate::variant::{Object, Variant};
 use crate::version::Version;
 use std::fmt;
 
+mod container;
+pub use container::Container;
+
 /// The versions of a dialect that read bytes the same way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Era {
@@ -65,12 +68,15 @@ pub struct Candidate {
     pub error: Option<(usize, String)>,
     /// The kinds seen, for the explanation.
     pub kinds: Vec<Kind>,
+    /// The last value runs past the bytes examined (a sample of a larger input) and reads
+    /// consistently up to their end; it is not counted in `values`.
+    pub continued: bool,
 }
 
 impl Candidate {
     /// Whether every byte was used by values that decode.
     pub fn complete(&self, total: usize) -> bool {
-        self.error.is_none() && self.used == total && self.values > 0
+        self.error.is_none() && self.used == total && (self.values > 0 || self.continued)
     }
 
     fn score(&self, total: usize) -> impl Ord {
@@ -82,11 +88,18 @@ impl Candidate {
             Some((at, _)) => (*at).max(self.used),
             None => self.used,
         };
+        // A lone value that continues past the sample has nothing against it yet: its
+        // frame fits the input and it reads to the sample's end.
+        let vacuous = self.values == 0 && self.continued;
         (
             complete,
             progress,
-            self.values > 0 && self.canonical == self.values,
-            self.canonical * 1000 / self.values.max(1),
+            vacuous || (self.values > 0 && self.canonical == self.values),
+            if vacuous {
+                1000
+            } else {
+                self.canonical * 1000 / self.values.max(1)
+            },
             // Fewer values that explain every byte is the simpler reading: a bare
             // PackedStringArray can also split into a Pandemonium PoolVector3iArray and a
             // Vector2i, a Godot 3 Array of odd floats into a Godot 4 Projection and a float;
@@ -137,6 +150,8 @@ pub struct Guess {
     pub total: usize,
     /// The input size.
     pub size: usize,
+    /// The file format around the values, when the bytes start with one's magic.
+    pub container: Option<Container>,
 }
 
 /// The eras of `dialect`: versions grouped where the type ids and wire features agree.
@@ -212,17 +227,31 @@ pub fn guess_start(start: &[u8], size: usize, framing: Option<Framing>) -> Guess
 pub const SAMPLE: usize = 1 << 20;
 
 fn guess_here(bytes: &[u8], size: usize, framing: Option<Framing>) -> Guess {
-    let cut = bytes.len() < size;
-    let framings: Vec<Framing> = match framing {
-        Some(f) => vec![f],
-        None => FRAMINGS.to_vec(),
+    // A container is recognised by its magic and read whole, so only when the bytes are the
+    // whole input and no framing was imposed.
+    let container = match (framing, bytes.len() == size) {
+        (None, true) => container::parse(bytes),
+        _ => None,
+    };
+    let framings: Vec<Framing> = match (framing, &container) {
+        (Some(f), _) => vec![f],
+        // The values inside a container are bare (`encode_variant`); the container frames them.
+        (None, Some(_)) => vec![Framing::Bare],
+        (None, None) => FRAMINGS.to_vec(),
     };
     let mut candidates = Vec::new();
     // On a tie the first listed wins: Godot 4 is what most bytes in the wild come from now.
-    for dialect in [Dialect::Godot4, Dialect::Godot3, Dialect::Pandemonium] {
+    let mut dialects = vec![Dialect::Godot4, Dialect::Godot3, Dialect::Pandemonium];
+    if let Some(c) = &container {
+        dialects.retain(|&d| c.kind.written_by(d));
+    }
+    for dialect in dialects {
         for era in eras(dialect) {
             for &f in &framings {
-                candidates.push(read_as(bytes, cut, era, f));
+                candidates.push(match &container {
+                    Some(parsed) => container::read(bytes, parsed, era),
+                    None => read_as(bytes, size, era, f),
+                });
             }
         }
     }
@@ -232,16 +261,28 @@ fn guess_here(bytes: &[u8], size: usize, framing: Option<Framing>) -> Guess {
     let top = best.score(total);
     // The same dialect and framing in several eras is one answer over a version range.
     let mut ties: Vec<Candidate> = Vec::new();
+    let join = |ties: &mut Vec<Candidate>, c: &Candidate| match ties
+        .iter_mut()
+        .find(|t| t.era.dialect == c.era.dialect && t.framing == c.framing)
+    {
+        Some(t) => {
+            t.era.first = t.era.first.min(c.era.first);
+            t.era.last = t.era.last.max(c.era.last);
+        }
+        None => ties.push(c.clone()),
+    };
     for c in candidates.iter().filter(|c| c.score(total) == top) {
-        match ties
-            .iter_mut()
-            .find(|t| t.era.dialect == c.era.dialect && t.framing == c.framing)
-        {
-            Some(t) => {
-                t.era.first = t.era.first.min(c.era.first);
-                t.era.last = t.era.last.max(c.era.last);
+        join(&mut ties, c);
+    }
+    // Reals that look like other data read as floats are the mark of a wrong reading that
+    // happened to use every byte (a store_var file read as bare values): when another dialect
+    // or framing also reads every byte, with fewer such reals, the bytes are not settled.
+    if best.complete(total) && best.odd_reals > 0 {
+        for c in &candidates {
+            let other = (c.era.dialect, c.framing) != (best.era.dialect, best.framing);
+            if other && c.complete(total) && c.odd_reals < best.odd_reals {
+                join(&mut ties, c);
             }
-            None => ties.push(c.clone()),
         }
     }
     let best = ties[0].clone();
@@ -249,7 +290,7 @@ fn guess_here(bytes: &[u8], size: usize, framing: Option<Framing>) -> Guess {
         Confidence::None
     } else if ties.len() > 1 {
         Confidence::Ambiguous
-    } else if best.canonical == best.values {
+    } else if best.values > 0 && best.canonical == best.values {
         Confidence::High
     } else {
         Confidence::Low
@@ -261,33 +302,20 @@ fn guess_here(bytes: &[u8], size: usize, framing: Option<Framing>) -> Guess {
         candidates,
         total,
         size,
+        container: container.map(|c| c.kind),
     }
 }
 
-/// Decodes `bytes` as `era` and `framing`, counting what fits. With `cut`, `bytes` is the
-/// start of a longer input, so a last value that only needs more bytes is not an error.
-fn read_as(bytes: &[u8], cut: bool, era: Era, framing: Framing) -> Candidate {
-    let dopts = DecodeOptions {
-        version: Some(era.last),
-        // Objects are read as data only (no code runs), so guessing may look at them.
-        allow_objects: true,
-        keep_leading_bom: true,
-        ..DecodeOptions::default()
-    };
-    let mut c = Candidate {
-        era,
-        framing,
-        values: 0,
-        used: 0,
-        canonical: 0,
-        odd_reals: 0,
-        error: None,
-        kinds: Vec::new(),
-    };
+/// Decodes `bytes` as `era` and `framing`, counting what fits. When `bytes` is the start of
+/// an input of `size` bytes, a last value that only needs more bytes is not an error: it
+/// `continued`, if what there is of it reads without error and its frame fits in `size`.
+fn read_as(bytes: &[u8], size: usize, era: Era, framing: Framing) -> Candidate {
+    let cut = bytes.len() < size;
+    let mut c = Candidate::empty(era, framing);
     let format = crate::Format {
         dialect: era.dialect,
         framing,
-        decode: dopts.clone(),
+        decode: decode_options(era),
         encode: Default::default(),
     };
     for f in frames(bytes, &format).with_offsets() {
@@ -296,15 +324,7 @@ fn read_as(bytes: &[u8], cut: bool, era: Era, framing: Framing) -> Candidate {
                 let payload = &bytes[frame.payload_offset(framing)..frame.offset + frame.len];
                 c.values += 1;
                 c.used = frame.offset + frame.len;
-                if reencodes(&frame.value, era, payload) {
-                    c.canonical += 1;
-                }
-                walk(&frame.value, &mut |v| {
-                    c.odd_reals += odd_reals(v);
-                    if !c.kinds.contains(&v.kind()) {
-                        c.kinds.push(v.kind());
-                    }
-                });
+                c.count(&frame.value, era, payload);
             }
             Err(e) => {
                 let unfinished = cut
@@ -312,16 +332,112 @@ fn read_as(bytes: &[u8], cut: bool, era: Era, framing: Framing) -> Candidate {
                         available(&bytes[c.used..], &format, usize::MAX),
                         Ok(Availability::NeedMore { .. })
                     );
-                if unfinished {
-                    c.used = bytes.len();
-                } else {
-                    c.error = Some((e.offset(), e.to_string()));
+                match unfinished.then(|| continues(bytes, c.used, size, era, framing)) {
+                    Some(Ok(())) => {
+                        c.used = bytes.len();
+                        c.continued = true;
+                    }
+                    Some(Err(stop)) => c.error = Some(stop),
+                    None => c.error = Some((e.offset(), e.to_string())),
                 }
                 break;
             }
         }
     }
     c
+}
+
+/// Whether the frame at `at`, cut by the end of the sample `bytes`, is consistent with an
+/// input of `size` bytes: its length prefix (if any) fits in the input, and what the sample
+/// holds of its value decodes until it runs out of bytes. Else where and why not.
+fn continues(
+    bytes: &[u8],
+    at: usize,
+    size: usize,
+    era: Era,
+    framing: Framing,
+) -> Result<(), (usize, String)> {
+    use crate::DecodeError as E;
+    let prefix = framing.prefix_len();
+    let payload_at = at + prefix;
+    if prefix > 0 {
+        let Some(raw) = bytes.get(at..payload_at) else {
+            // The sample ends inside the prefix itself: nothing to judge.
+            return Ok(());
+        };
+        let raw: [u8; 4] = raw.try_into().unwrap_or_default();
+        let declared = match framing {
+            Framing::StoreVar { big_endian: true } => u32::from_be_bytes(raw),
+            _ => u32::from_le_bytes(raw),
+        } as usize;
+        if declared > size - payload_at {
+            return Err((
+                at,
+                format!(
+                    "a frame of {declared} bytes at offset {at:#x} runs past the end of the {size}-byte input"
+                ),
+            ));
+        }
+    }
+    match crate::decode(&bytes[payload_at..], era.dialect, &decode_options(era)) {
+        // A value that ends inside the sample while its frame runs on is not what an
+        // engine writes (its frame is the value's own length).
+        Ok((_, used)) => Err((
+            payload_at + used,
+            format!(
+                "the value ends at {:#x}, inside its frame that runs past the sample",
+                payload_at + used
+            ),
+        )),
+        // Running out of bytes is what a cut value does; a length that the rest of the input
+        // could hold is one too. Anything else is a wrong reading.
+        Err(E::UnexpectedEof { .. }) => Ok(()),
+        Err(
+            E::LengthOutOfBounds { len, offset, .. } | E::StringOutOfBounds { len, offset, .. },
+        ) if (len as usize) <= size - (payload_at + offset).min(size) => Ok(()),
+        Err(e) => Err((payload_at + e.offset(), e.to_string())),
+    }
+}
+
+/// How every candidate decodes: objects are read as data only (no code runs), so guessing
+/// may look at them.
+fn decode_options(era: Era) -> DecodeOptions {
+    DecodeOptions {
+        version: Some(era.last),
+        allow_objects: true,
+        keep_leading_bom: true,
+        ..DecodeOptions::default()
+    }
+}
+
+impl Candidate {
+    /// A reading that has read nothing yet.
+    fn empty(era: Era, framing: Framing) -> Candidate {
+        Candidate {
+            era,
+            framing,
+            values: 0,
+            used: 0,
+            canonical: 0,
+            odd_reals: 0,
+            error: None,
+            kinds: Vec::new(),
+            continued: false,
+        }
+    }
+
+    /// Adds what one decoded `value` (from `payload`) says about the reading.
+    fn count(&mut self, value: &Variant, era: Era, payload: &[u8]) {
+        if reencodes(value, era, payload) {
+            self.canonical += 1;
+        }
+        walk(value, &mut |v| {
+            self.odd_reals += odd_reals(v);
+            if !self.kinds.contains(&v.kind()) {
+                self.kinds.push(v.kind());
+            }
+        });
+    }
 }
 
 /// Whether `value` encodes back to `payload` (NodePath padding, which engines leave
@@ -430,7 +546,10 @@ impl fmt::Display for Guess {
                 }
             }
             _ => {
-                writeln!(f, "{}, {} ({})", b.era, b.framing, self.confidence)?;
+                match self.container {
+                    Some(c) => writeln!(f, "{}, values in {c} ({})", b.era, self.confidence)?,
+                    None => writeln!(f, "{}, {} ({})", b.era, b.framing, self.confidence)?,
+                }
                 if b.framing == Framing::STORE_VAR {
                     writeln!(
                         f,
@@ -448,6 +567,13 @@ impl fmt::Display for Guess {
                     "  {} value(s) use {scope}; {} of them re-encode to exactly their bytes",
                     b.values, b.canonical
                 )?;
+                if b.continued {
+                    writeln!(
+                        f,
+                        "  the last value continues past the {} bytes examined (its frame fits the input)",
+                        self.total
+                    )?;
+                }
                 if b.odd_reals > 0 {
                     writeln!(
                         f,

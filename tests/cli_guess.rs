@@ -122,6 +122,35 @@ fn large_files_are_guessed_from_their_start_and_decoded_whole() {
     assert_eq!(d.text().lines().count(), 6 * copies);
 }
 
+/// A store_var file whose one value is larger than the sample (issue 14: a 2 MB Godot 3 save
+/// was answered "no reading fits"): the length prefix fits the file and the value reads
+/// consistently up to the sample's end, so the guess names the reading and says the value
+/// continues; `decode` with it reads the file whole. The value is an Array of engine-made
+/// Godot 3 values (big_players.bin, written by Godot 3.2.3), framed as store_var frames it.
+#[test]
+fn a_value_larger_than_the_sample_is_guessed_from_its_prefix() {
+    let element = std::fs::read(fixtures().join("godot3/big_players.bin")).unwrap();
+    let count = 2 * gdvariant::guess::SAMPLE / element.len();
+    let mut payload = vec![19, 0, 0, 0];
+    payload.extend_from_slice(&(count as u32).to_le_bytes());
+    for _ in 0..count {
+        payload.extend_from_slice(&element);
+    }
+    let mut file = (payload.len() as u32).to_le_bytes().to_vec();
+    file.extend_from_slice(&payload);
+    let g = gdvariant::guess::guess(&file, None);
+    assert_ne!(g.confidence, Confidence::None, "{g}");
+    assert_eq!(g.best.era.dialect, Dialect::Godot3, "{g}");
+    assert_eq!(g.best.framing, Framing::STORE_VAR, "{g}");
+    assert!(g.best.continued, "{g}");
+    assert!(g.to_string().contains("continues past"), "{g}");
+    let path = scratch("guess_one_large_value").join("one.sav");
+    std::fs::write(&path, &file).unwrap();
+    let d = run(&["decode", "--format", "json", path.to_str().unwrap()], b"");
+    assert_eq!(d.code, 0, "{}", d.stderr);
+    assert_eq!(d.text().lines().count(), 1);
+}
+
 /// The deepest value the decoder accepts (1024 nested Arrays) is guessed on a thread with a
 /// 2 MiB stack, as a library caller's would be: `guess` spawns no thread of its own.
 #[test]

@@ -188,6 +188,12 @@ fn resolve(
                     shown(path)
                 )));
             }
+            if let (Some(c), false) = (g.container, partial) {
+                return Err(Failure::data(format!(
+                    "{}: the values are inside {c}, not a stream of values (`gdvariant guess` names their dialect)\n{g}",
+                    shown(path)
+                )));
+            }
             let b = &g.best;
             eprintln!(
                 "gdvariant: {}: read as {}, {} ({}); pass --dialect to choose",
@@ -236,8 +242,13 @@ pub fn decode(a: DecodeArgs) -> Result<(), Failure> {
         if start.is_empty() {
             return Err(no_value(&a.file));
         }
-        // A full sample means more may follow.
-        let size = start.len() + usize::from(start.len() == gdvariant::guess::SAMPLE);
+        // A full sample means more may follow: a file says how much (a length prefix is
+        // judged against it), a stream does not.
+        let more = start.len() == gdvariant::guess::SAMPLE;
+        let size = match std::fs::metadata(&a.file) {
+            Ok(m) if more && m.is_file() => usize::try_from(m.len()).unwrap_or(usize::MAX),
+            _ => start.len() + usize::from(more),
+        };
         resolve(
             &a.file,
             a.dialect,
