@@ -1,7 +1,8 @@
 //! `guess` on files real Godot games and exports wrote (tests/fixtures/real/MANIFEST.toml):
 //! never the wrong dialect or container with high confidence; prints the accuracy table.
 //!
-//! The bytes are other people's files and are not committed: the manifest records where each
+//! The bytes are other people's files and are not committed (data fetched from other
+//! repositories stays beside the repository, in `../shared/`): the manifest records where each
 //! came from (repository, commit, path) and its size and sha256. The test reads them from
 //! `$GDVARIANT_REAL_CORPUS`, else `tests/fixtures/real/files/`, else
 //! `../shared/fixtures/real/`; without any of them it says so and checks nothing.
@@ -12,35 +13,29 @@ use gdvariant::Dialect;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-/// One `[[file]]` of the manifest (a flat `key = "value"` table; no TOML dependency needed).
-#[derive(Default, Debug)]
+/// One `[[file]]` of the manifest.
+#[derive(serde::Deserialize, Debug)]
 struct Entry {
-    fields: BTreeMap<String, String>,
+    name: String,
+    repo: String,
+    path: String,
+    size: usize,
+    dialect: String,
+    container: String,
+    /// The framing of a file without a container (`store_var`, `bare`, …).
+    framing: Option<String>,
 }
 
-impl Entry {
-    fn get(&self, key: &str) -> &str {
-        self.fields
-            .get(key)
-            .unwrap_or_else(|| panic!("manifest entry without `{key}`: {self:?}"))
-    }
+#[derive(serde::Deserialize)]
+struct Manifest {
+    file: Vec<Entry>,
 }
 
 fn manifest() -> Vec<Entry> {
     let text = std::fs::read_to_string(common::fixtures().join("real/MANIFEST.toml")).unwrap();
-    let mut out: Vec<Entry> = Vec::new();
-    for line in text.lines().map(str::trim) {
-        if line == "[[file]]" {
-            out.push(Entry::default());
-        } else if let Some((k, v)) = line.split_once(" = ") {
-            let v = v.trim_matches('"').to_string();
-            out.last_mut()
-                .expect("a key before the first [[file]]")
-                .fields
-                .insert(k.to_string(), v);
-        }
-    }
-    out
+    toml::from_str::<Manifest>(&text)
+        .expect("MANIFEST.toml")
+        .file
 }
 
 fn corpus_dir() -> Option<PathBuf> {
@@ -79,23 +74,18 @@ fn real_files_are_never_named_wrongly_with_high_confidence() {
     let mut confidently_wrong = Vec::new();
     let mut missing = Vec::new();
     for e in &entries {
-        let Ok(bytes) = std::fs::read(dir.join(e.get("name"))) else {
-            missing.push(e.get("name").to_string());
+        let Ok(bytes) = std::fs::read(dir.join(&e.name)) else {
+            missing.push(e.name.clone());
             continue;
         };
-        assert_eq!(
-            bytes.len().to_string(),
-            e.get("size"),
-            "{}: not the recorded bytes",
-            e.get("name")
-        );
-        let dialect = match e.get("dialect") {
+        assert_eq!(bytes.len(), e.size, "{}: not the recorded bytes", e.name);
+        let dialect = match e.dialect.as_str() {
             "godot3" => Dialect::Godot3,
             "godot4" => Dialect::Godot4,
             "pandemonium" => Dialect::Pandemonium,
             d => panic!("unknown dialect {d}"),
         };
-        let container = match e.get("container") {
+        let container = match e.container.as_str() {
             "project-binary" => Some(Container::ProjectBinary),
             "gdscript-bytecode" => Some(Container::GdscriptBytecode),
             "none" => None,
@@ -103,26 +93,21 @@ fn real_files_are_never_named_wrongly_with_high_confidence() {
         };
         let g = guess(&bytes, None);
         // The framing when the file has no container (bare, or a length prefix either way).
-        let framing_ok = |f: gdvariant::framing::Framing| match e.fields.get("framing") {
+        let framing_ok = |f: gdvariant::framing::Framing| match &e.framing {
             Some(want) => f.to_string().starts_with(want.as_str()),
             None => true,
         };
         let right = |t: &gdvariant::guess::Candidate| {
             t.era.dialect == dialect && g.container == container && framing_ok(t.framing)
         };
-        let row = table.entry(e.get("container").to_string()).or_default();
+        let row = table.entry(e.container.clone()).or_default();
         match g.confidence {
             Confidence::None => row.no_answer += 1,
             _ if right(&g.best) && g.ties.len() == 1 => row.right += 1,
             Confidence::Ambiguous if g.ties.iter().any(right) => row.ambiguous += 1,
             Confidence::High => {
                 row.wrong_high += 1;
-                confidently_wrong.push(format!(
-                    "{} ({} {}): {g}",
-                    e.get("name"),
-                    e.get("repo"),
-                    e.get("path")
-                ));
+                confidently_wrong.push(format!("{} ({} {}): {g}", e.name, e.repo, e.path));
             }
             _ => row.wrong_low += 1,
         }
