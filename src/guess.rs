@@ -23,6 +23,7 @@ use crate::generated::kinds::{Feature, Kind};
 use crate::variant::layout::Scalar;
 use crate::variant::{Object, Variant};
 use crate::version::Version;
+use std::cmp::Reverse;
 use std::fmt;
 
 mod container;
@@ -73,14 +74,25 @@ pub struct Candidate {
     pub continued: bool,
 }
 
+/// A reading's rank, best highest: complete; how far it read; every value canonical; the
+/// share of canonical values; fewer values; fewer odd reals; bytes used.
+type Score = (
+    bool,
+    usize,
+    bool,
+    usize,
+    Reverse<usize>,
+    Reverse<usize>,
+    usize,
+);
+
 impl Candidate {
     /// Whether every byte was used by values that decode.
     pub fn complete(&self, total: usize) -> bool {
         self.error.is_none() && self.used == total && (self.values > 0 || self.continued)
     }
 
-    fn score(&self, total: usize) -> impl Ord {
-        use std::cmp::Reverse;
+    fn score(&self, total: usize) -> Score {
         let complete = self.complete(total);
         // A reading that fails: how far it got before the bad byte.
         let progress = match &self.error {
@@ -277,10 +289,19 @@ fn guess_here(bytes: &[u8], size: usize, framing: Option<Framing>) -> Guess {
     // Reals that look like other data read as floats are the mark of a wrong reading that
     // happened to use every byte (a store_var file read as bare values): when another dialect
     // or framing also reads every byte, with fewer such reals, the bytes are not settled.
-    if best.complete(total) && best.odd_reals > 0 {
+    // The other way round too: odd reals rank readings, but a reading that lost on them
+    // alone (as complete, as canonical, as many values) is not ruled out by them, since an
+    // engine writes odd reals too (a subnormal float behind its store_var prefix reads as a
+    // bare Pandemonium Vector2i with no odd real).
+    let without_odd = |c: &Candidate| {
+        let (a, b, x, d, e, _, g) = c.score(total);
+        (a, b, x, d, e, g)
+    };
+    if best.complete(total) {
         for c in &candidates {
             let other = (c.era.dialect, c.framing) != (best.era.dialect, best.framing);
-            if other && c.complete(total) && c.odd_reals < best.odd_reals {
+            let fewer_odd = best.odd_reals > 0 && c.odd_reals < best.odd_reals;
+            if other && c.complete(total) && (fewer_odd || without_odd(c) == without_odd(&best)) {
                 join(&mut ties, c);
             }
         }
