@@ -7,7 +7,7 @@
 use crate::dialect::Dialect;
 use crate::error::EncodeError;
 use crate::generated::kinds::{Feature, Kind};
-use crate::quirks::{self, FLAG_64};
+use crate::quirks::{self, WrittenElement, FLAG_64};
 use crate::variant::layout::{fits_f32, real_to_f32_bits};
 use crate::variant::layout::{FixedLayout, FixedValue, PackedLayout};
 use crate::variant::value::match_value;
@@ -56,7 +56,9 @@ pub fn encode(
 /// objects as the class `EncodedObjectAsID` ([`quirks::element_as_written`]). A value decoded
 /// from bytes re-encodes to the same bytes with `full_objects` set to this.
 pub fn needs_full_objects(value: &Variant) -> bool {
-    let typed_by_object = |t: &ElementType| quirks::element_as_written(t, false) != t;
+    let typed_by_object = |t: &ElementType| {
+        quirks::element_as_written(t, false) != quirks::element_as_written(t, true)
+    };
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
         match v {
@@ -670,27 +672,27 @@ impl<'o, S: Sink> Encoder<'o, S> {
     }
 
     /// Typed-container type data: the container kind (for the header) and a writer of the data.
-    fn element_kind(&self, t: Option<&ElementType>) -> Result<u32, EncodeError> {
+    fn element_kind(&self, t: Option<WrittenElement<'_>>) -> Result<u32, EncodeError> {
         Ok(match t {
             None => quirks::KIND_NONE,
-            Some(ElementType::Builtin(k)) => {
-                self.id(*k)?;
+            Some(WrittenElement::Builtin(k)) => {
+                self.id(k)?;
                 quirks::KIND_BUILTIN
             }
-            Some(ElementType::Class(_)) => quirks::KIND_CLASS_NAME,
-            Some(ElementType::Script(_)) => quirks::KIND_SCRIPT,
+            Some(WrittenElement::Class(_)) => quirks::KIND_CLASS_NAME,
+            Some(WrittenElement::Script(_)) => quirks::KIND_SCRIPT,
         })
     }
 
-    fn element_data(&mut self, t: Option<&ElementType>) -> Result<(), EncodeError> {
+    fn element_data(&mut self, t: Option<WrittenElement<'_>>) -> Result<(), EncodeError> {
         match t {
             None => Ok(()),
-            Some(ElementType::Builtin(k)) => {
-                let id = self.id(*k)?;
+            Some(WrittenElement::Builtin(k)) => {
+                let id = self.id(k)?;
                 self.out.u32(id);
                 Ok(())
             }
-            Some(ElementType::Class(s)) | Some(ElementType::Script(s)) => self.string(s),
+            Some(WrittenElement::Class(s)) | Some(WrittenElement::Script(s)) => self.string(s),
         }
     }
 

@@ -206,18 +206,31 @@ fn lenient_utf8(body: &[u8]) -> Result<String, usize> {
 /// instance ids, and the type says so.
 pub const ENCODED_OBJECT_AS_ID: &str = "EncodedObjectAsID";
 
+/// A container's element (or key, or value) type as the engine writes it: a builtin type, or
+/// the name that follows the container kind `CLASS_NAME` or `SCRIPT`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WrittenElement<'a> {
+    /// `BUILTIN` and the type.
+    Builtin(crate::Kind),
+    /// `CLASS_NAME` and the class.
+    Class(&'a str),
+    /// `SCRIPT` and the `res://` path.
+    Script(&'a str),
+}
+
 /// A container's element (or key, or value) type as the engine writes it. Without full
 /// objects a class or a script goes out as the class [`ENCODED_OBJECT_AS_ID`] (container kind
 /// `CLASS_NAME`): Godot 4.3's `encode_variant`, case ARRAY (core/io/marshalls.cpp:1316-1321
 /// for the header, 1785-1796 for the data, 4.3-stable), and 4.4.1's `_encode_container_type`
 /// and `_encode_container_type_header` for Arrays and both sides of Dictionaries
 /// (core/io/marshalls.cpp:1324-1356, 4.4.1-stable). A builtin type goes out as it is.
-pub fn element_as_written(t: &crate::ElementType, full_objects: bool) -> &crate::ElementType {
-    static AS_ID: std::sync::LazyLock<crate::ElementType> =
-        std::sync::LazyLock::new(|| crate::ElementType::Class(ENCODED_OBJECT_AS_ID.into()));
+pub fn element_as_written(t: &crate::ElementType, full_objects: bool) -> WrittenElement<'_> {
+    use crate::ElementType as E;
     match t {
-        crate::ElementType::Class(_) | crate::ElementType::Script(_) if !full_objects => &AS_ID,
-        _ => t,
+        E::Builtin(k) => WrittenElement::Builtin(*k),
+        E::Class(_) | E::Script(_) if !full_objects => WrittenElement::Class(ENCODED_OBJECT_AS_ID),
+        E::Class(c) => WrittenElement::Class(c),
+        E::Script(p) => WrittenElement::Script(p),
     }
 }
 
