@@ -83,7 +83,10 @@ pub fn load_classes(root: &Path) -> anyhow::Result<Vec<ClassList>> {
                 },
             };
             if !flags.chars().all(|c| matches!(c, 'i' | 'r' | '-')) {
-                errors.push(format!("error: flags `{flags}` are not `i`, `r` or `-`\n{}", at()));
+                errors.push(format!(
+                    "error: flags `{flags}` are not `i`, `r` or `-`\n{}",
+                    at()
+                ));
             }
             classes.push((
                 name.clone(),
@@ -110,7 +113,11 @@ pub fn load_classes(root: &Path) -> anyhow::Result<Vec<ClassList>> {
 pub fn emit_classes(lists: &[ClassList], out_dir: &str) -> Artifact {
     let tables = lists.iter().map(|l| {
         let name = ident(&format!("CLASSES_{}_{}", l.major, l.minor));
-        let doc = format!("The classes of {} (`{}`), sorted by name.", version_name(l), l.file);
+        let doc = format!(
+            "The classes of {} (`{}`), sorted by name.",
+            version_name(l),
+            l.file
+        );
         let rows = l.classes.iter().map(|(n, parent, inst, rc)| {
             let flags = lit(u64::from(*inst) | u64::from(*rc) << 1);
             let parent = lit(u64::from(*parent));

@@ -65,7 +65,9 @@ pub fn outputs(root: &Path, scope: Scope) -> anyhow::Result<Vec<Output>> {
         out.extend(spec_outputs(&spec, RUST_OUT, COMMON_FILE)?);
         // The class lists are separate data (spec/classes/), with their own table file.
         let lists = crate::classes::load_classes(root)?;
-        out.push(render_rust(&crate::classes::emit_classes(&lists, RUST_OUT))?);
+        out.push(render_rust(&crate::classes::emit_classes(
+            &lists, RUST_OUT,
+        ))?);
     }
     if scope != Scope::Rust {
         out.extend(
