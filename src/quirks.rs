@@ -189,7 +189,7 @@ fn class_list(
         .map(|(_, _, list)| *list)
 }
 
-fn find_class(list: &[(&str, u16, u8)], name: &str) -> Option<usize> {
+fn find_class(list: &[classes::Class], name: &str) -> Option<usize> {
     list.binary_search_by(|(n, _, _)| (*n).cmp(name)).ok()
 }
 

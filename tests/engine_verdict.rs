@@ -34,7 +34,7 @@ fn object(header: u32, class: &str, props: &[(&str, Vec<u8>)]) -> Vec<u8> {
 }
 
 fn int(v: i32) -> Vec<u8> {
-    [2u32.to_le_bytes(), v.to_le_bytes().map(|x| x)].concat()
+    [2u32.to_le_bytes(), v.to_le_bytes()].concat()
 }
 
 fn godot4_string(s: &str) -> Vec<u8> {
@@ -254,7 +254,7 @@ fn godot3_objects_get_the_engines_verdict() {
         return;
     };
     let obj = |class: &str, props: &[(&str, Vec<u8>)]| object(17, class, props);
-    let inputs = vec![
+    let inputs = [
         obj("Node", &[]),
         obj("Reference", &[("script", int(5))]),
         obj(

@@ -125,7 +125,7 @@ pub fn emit_classes(lists: &[ClassList], out_dir: &str) -> Artifact {
         });
         quote! {
             #[doc = #doc]
-            pub(crate) static #name: &[(&str, u16, u8)] = &[#(#rows),*];
+            pub(crate) static #name: &[Class] = &[#(#rows),*];
         }
     });
     let index = lists.iter().map(|l| {
@@ -144,8 +144,10 @@ pub fn emit_classes(lists: &[ClassList], out_dir: &str) -> Artifact {
         pub(crate) const REFCOUNTED: u8 = 2;
         /// The parent index of a class with none (`Object`).
         pub(crate) const NO_PARENT: u16 = u16::MAX;
+        /// One class: name, parent index, flags.
+        pub(crate) type Class = (&'static str, u16, u8);
         /// Every list: (major, minor, classes).
-        pub(crate) static LISTS: &[(u8, u8, &[(&str, u16, u8)])] = &[#(#index),*];
+        pub(crate) static LISTS: &[(u8, u8, &[Class])] = &[#(#index),*];
         #(#tables)*
     };
     Artifact {

@@ -10,8 +10,10 @@ pub(crate) const INSTANTIABLE: u8 = 1;
 pub(crate) const REFCOUNTED: u8 = 2;
 /// The parent index of a class with none (`Object`).
 pub(crate) const NO_PARENT: u16 = u16::MAX;
+/// One class: name, parent index, flags.
+pub(crate) type Class = (&'static str, u16, u8);
 /// Every list: (major, minor, classes).
-pub(crate) static LISTS: &[(u8, u8, &[(&str, u16, u8)])] = &[
+pub(crate) static LISTS: &[(u8, u8, &[Class])] = &[
     (3, 2, CLASSES_3_2),
     (4, 2, CLASSES_4_2),
     (4, 3, CLASSES_4_3),
@@ -20,7 +22,7 @@ pub(crate) static LISTS: &[(u8, u8, &[(&str, u16, u8)])] = &[
     (4, 6, CLASSES_4_6),
 ];
 /// The classes of Godot 3.2 (`spec/classes/godot3.2.yaml`), sorted by name.
-pub(crate) static CLASSES_3_2: &[(&str, u16, u8)] = &[
+pub(crate) static CLASSES_3_2: &[Class] = &[
     ("ARVRAnchor", 411, 1),
     ("ARVRCamera", 108, 1),
     ("ARVRController", 411, 1),
@@ -649,7 +651,7 @@ pub(crate) static CLASSES_3_2: &[(&str, u16, u8)] = &[
     ("_VisualScriptEditor", 295, 0),
 ];
 /// The classes of Godot 4.2 (`spec/classes/godot4.2.yaml`), sorted by name.
-pub(crate) static CLASSES_4_2: &[(&str, u16, u8)] = &[
+pub(crate) static CLASSES_4_2: &[Class] = &[
     ("AESContext", 542, 3),
     ("AStar2D", 542, 3),
     ("AStar3D", 542, 3),
@@ -1528,7 +1530,7 @@ pub(crate) static CLASSES_4_2: &[(&str, u16, u8)] = &[
     ("ZIPReader", 542, 3),
 ];
 /// The classes of Godot 4.3 (`spec/classes/godot4.3.yaml`), sorted by name.
-pub(crate) static CLASSES_4_3: &[(&str, u16, u8)] = &[
+pub(crate) static CLASSES_4_3: &[Class] = &[
     ("AESContext", 565, 3),
     ("AStar2D", 565, 3),
     ("AStar3D", 565, 3),
@@ -2451,7 +2453,7 @@ pub(crate) static CLASSES_4_3: &[(&str, u16, u8)] = &[
     ("ZIPReader", 565, 3),
 ];
 /// The classes of Godot 4.4 (`spec/classes/godot4.4.yaml`), sorted by name.
-pub(crate) static CLASSES_4_4: &[(&str, u16, u8)] = &[
+pub(crate) static CLASSES_4_4: &[Class] = &[
     ("AESContext", 588, 3),
     ("AStar2D", 588, 3),
     ("AStar3D", 588, 3),
@@ -3406,7 +3408,7 @@ pub(crate) static CLASSES_4_4: &[(&str, u16, u8)] = &[
     ("ZIPReader", 588, 3),
 ];
 /// The classes of Godot 4.5 (`spec/classes/godot4.5.yaml`), sorted by name.
-pub(crate) static CLASSES_4_5: &[(&str, u16, u8)] = &[
+pub(crate) static CLASSES_4_5: &[Class] = &[
     ("AESContext", 605, 3),
     ("AStar2D", 605, 3),
     ("AStar3D", 605, 3),
@@ -4380,7 +4382,7 @@ pub(crate) static CLASSES_4_5: &[(&str, u16, u8)] = &[
     ("ZIPReader", 605, 3),
 ];
 /// The classes of Godot 4.6 (`spec/classes/godot4.6.yaml`), sorted by name.
-pub(crate) static CLASSES_4_6: &[(&str, u16, u8)] = &[
+pub(crate) static CLASSES_4_6: &[Class] = &[
     ("AESContext", 651, 3),
     ("AStar2D", 651, 3),
     ("AStar3D", 651, 3),
