@@ -109,7 +109,7 @@ pub use convert::{FromVariant, FromVariantError, ToVariant, TypedArrayElement};
 pub use decode::{decode, DecodeOptions, Limits};
 pub use dialect::Dialect;
 pub use encode::{encode, encode_into, encoded_len, needs_full_objects, EncodeOptions};
-pub use error::{DecodeError, EncodeError};
+pub use error::{DecodeError, EncodeError, EngineRefusal};
 pub use format::Format;
 /// `#[derive(GodotVariant)]`: implements [`ToVariant`] and [`FromVariant`]; see [`convert`].
 pub use gdvariant_derive::GodotVariant;

@@ -242,3 +242,226 @@ pub fn element_as_written(t: &crate::ElementType, full_objects: bool) -> Written
 pub fn builtin_element(kind: crate::Kind) -> Option<crate::ElementType> {
     (kind != crate::Kind::Nil).then_some(crate::ElementType::Builtin(kind))
 }
+
+// ---- The engine's verdict on full objects and typed containers (`DecodeOptions::engine_strict`).
+// Default decoding reads these as data; engine mode refuses or retypes as the engine does, and
+// `explain` notes the refusals. Each rule is one function, with the engine source it follows.
+
+/// The engines' class lists (`spec/classes/`, generated from each engine's own class data).
+#[path = "generated/classes.rs"]
+#[rustfmt::skip]
+// `REFCOUNTED` is data for the RefCounted rules (a negative property count), not yet used.
+#[allow(dead_code)]
+mod classes;
+
+use crate::error::EngineRefusal;
+
+/// A class of the engine's list: its flags and its parent's index.
+fn class_list(
+    dialect: crate::Dialect,
+    version: crate::Version,
+) -> Option<&'static [(&'static str, u16, u8)]> {
+    let major = match dialect {
+        crate::Dialect::Godot3 => 3,
+        crate::Dialect::Godot4 => 4,
+        // No Pandemonium class data: its class checks are skipped.
+        _ => return None,
+    };
+    classes::LISTS
+        .iter()
+        .find(|(a, b, _)| u32::from(*a) == major && *b == version.minor)
+        .map(|(_, _, list)| *list)
+}
+
+fn find_class(list: &[classes::Class], name: &str) -> Option<usize> {
+    list.binary_search_by(|(n, _, _)| (*n).cmp(name)).ok()
+}
+
+/// The engine's verdict on a full object's class name (not empty: that is a null object).
+/// `None`: the engine instantiates it, or there is no class list for this version (Godot 3
+/// other than 3.2, Godot 4.0 and 4.1, Pandemonium), where the check is skipped.
+///
+/// Godot 4.3 `decode_variant`, OBJECT: `ERR_FAIL_COND_V(!ClassDB::can_instantiate(str),
+/// ERR_INVALID_DATA)` (core/io/marshalls.cpp:655, 4.3-stable; :681 in 4.4.1-stable).
+/// Godot 3.2.3 instead calls `ClassDB::instance(str)`, which is null for an unknown, abstract
+/// or editor class, and fails with `ERR_UNAVAILABLE` (core/io/marshalls.cpp:417, seen on the
+/// installed `godot3-server`). A global script class (`class_name`) of the game's own is
+/// instantiable in the engine but in no class list: engine mode refuses it.
+pub(crate) fn class_verdict(
+    dialect: crate::Dialect,
+    version: crate::Version,
+    class: &str,
+) -> Option<EngineRefusal> {
+    let list = class_list(dialect, version)?;
+    match find_class(list, class) {
+        None => Some(EngineRefusal::UnknownClass(class.to_string())),
+        Some(i) if list[i].2 & classes::INSTANTIABLE == 0 => {
+            Some(EngineRefusal::AbstractClass(class.to_string()))
+        }
+        Some(_) => None,
+    }
+}
+
+/// Whether `class` is `ancestor` or inherits from it (`ClassDB::is_parent_class`); `None`
+/// when there is no class list for this version.
+pub(crate) fn class_inherits(
+    dialect: crate::Dialect,
+    version: crate::Version,
+    class: &str,
+    ancestor: &str,
+) -> Option<bool> {
+    let list = class_list(dialect, version)?;
+    let mut at = find_class(list, class);
+    // The lists are trees (the codegen checks every parent exists); the bound is belt and braces.
+    for _ in 0..list.len() {
+        let Some(i) = at else { return Some(false) };
+        if list[i].0 == ancestor {
+            return Some(true);
+        }
+        at = (list[i].1 != classes::NO_PARENT).then_some(usize::from(list[i].1));
+    }
+    Some(false)
+}
+
+/// Whether the engine checks a full object's `script` property: Godot 4 (4.3's
+/// `decode_variant`, OBJECT: `if (str == "script" && value.get_type() != Variant::NIL)`, the
+/// value must be a String path, core/io/marshalls.cpp:698–704, 4.3-stable; the same in
+/// 4.4.1). Godot 3.2.3 passes it to `obj->set`, which ignores what it cannot use (seen on
+/// the installed `godot3-server`: `script` = 5, "" or "res://nope.gd" all decode).
+pub(crate) fn checks_script_property(dialect: crate::Dialect) -> bool {
+    dialect == crate::Dialect::Godot4
+}
+
+/// A script path the engine refuses whatever the project holds: `path.is_empty() ||
+/// !path.begins_with("res://") || !ResourceLoader::exists(path, "Script")`
+/// (core/io/marshalls.cpp:701 and :823, 4.3-stable; `_decode_container_type` in 4.4.1).
+/// A path that climbs above `res://` with `..` exists in no project. Whether any other path
+/// exists is the project's business: `existing` is the caller's list, if any.
+pub(crate) fn script_path_verdict(
+    path: &str,
+    existing: Option<&std::collections::BTreeSet<String>>,
+) -> Option<EngineRefusal> {
+    let Some(rest) = path.strip_prefix("res://") else {
+        return Some(EngineRefusal::BadScriptPath(path.to_string()));
+    };
+    let mut depth = 0usize;
+    for part in rest.split('/') {
+        match part {
+            ".." if depth == 0 => return Some(EngineRefusal::BadScriptPath(path.to_string())),
+            ".." => depth -= 1,
+            "" | "." => {}
+            _ => depth += 1,
+        }
+    }
+    match existing {
+        Some(set) if !set.contains(path) => Some(EngineRefusal::MissingScript(path.to_string())),
+        _ => None,
+    }
+}
+
+/// What the engine's typed container does with one element (or a typed Dictionary with one
+/// key) it is given while decoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fate {
+    Keep,
+    Drop,
+    /// An int into a float container: `(float)` of it, a 32-bit float.
+    IntToFloat,
+    /// A StringName into a String container.
+    ToString,
+    /// A String into a StringName container.
+    ToStringName,
+}
+
+/// What the element is, as far as the rule needs (from the decoded value).
+pub(crate) enum Seen<'s> {
+    /// The builder does not know (the validating pass): kept.
+    Unknown,
+    Value {
+        kind: crate::Kind,
+        /// For objects: `None` null, `Some(None)` by instance id (an `EncodedObjectAsID`),
+        /// `Some(Some((class, script)))` a full object.
+        object: Option<Option<(&'s str, Option<&'s str>)>>,
+    },
+}
+
+/// `ContainerTypeValidate::validate` (core/variant/container_type_validate.h:76–104 and
+/// `validate_object` :106–145, 4.3-stable; the same in 4.4.1), which `Array::push_back`
+/// (core/variant/array.cpp:285) and a typed Dictionary's key lookup
+/// (core/variant/dictionary.cpp:90, 4.4.1) apply: NIL accepts anything; a mismatched type is
+/// dropped unless it converts (StringName ↔ String, int → `(float)`); Nil goes into an Object
+/// container; objects must inherit from the class, and carry the script. Without
+/// `allow_objects` an object container is typed `EncodedObjectAsID`, which objects sent by id
+/// (the only ones then) are. A script-typed container's class is the script's base class,
+/// unknown from the bytes, and a script other than the container's may inherit from it:
+/// both are taken as passing.
+pub(crate) fn element_fate(
+    ty: &crate::ElementType,
+    seen: &Seen<'_>,
+    allow_objects: bool,
+    dialect: crate::Dialect,
+    version: crate::Version,
+) -> Fate {
+    use crate::{ElementType, Kind};
+    let Seen::Value { kind, object } = seen else {
+        return Fate::Keep;
+    };
+    let want = match ty {
+        ElementType::Builtin(k) => *k,
+        ElementType::Class(_) | ElementType::Script(_) => Kind::Object,
+    };
+    if want == Kind::Nil {
+        return Fate::Keep;
+    }
+    if *kind != want {
+        return match (want, kind) {
+            (Kind::Object, Kind::Nil) => Fate::Keep,
+            (Kind::String, Kind::StringName) => Fate::ToString,
+            (Kind::StringName, Kind::String) => Fate::ToStringName,
+            (Kind::Float, Kind::Int) => Fate::IntToFloat,
+            _ => Fate::Drop,
+        };
+    }
+    if want != Kind::Object || !allow_objects {
+        return Fate::Keep;
+    }
+    let Some(Some(object)) = object else {
+        // Null passes; an object by id is an EncodedObjectAsID, with no script.
+        return match (ty, object) {
+            (_, None) => Fate::Keep,
+            (ElementType::Class(c), _) if !c.is_empty() => {
+                keep_if(class_inherits(dialect, version, "EncodedObjectAsID", c) != Some(false))
+            }
+            (ElementType::Script(_), _) => Fate::Drop,
+            _ => Fate::Keep,
+        };
+    };
+    let (class, script) = object;
+    match ty {
+        ElementType::Class(c) if !c.is_empty() && c != class => {
+            keep_if(class_inherits(dialect, version, class, c) != Some(false))
+        }
+        ElementType::Script(_) => keep_if(script.is_some()),
+        _ => Fate::Keep,
+    }
+}
+
+fn keep_if(keep: bool) -> Fate {
+    if keep {
+        Fate::Keep
+    } else {
+        Fate::Drop
+    }
+}
+
+/// A class-typed container whose class name is empty, read with objects allowed: the engine's
+/// `set_typed(OBJECT, "", null)` makes it `Array[Object]` (`_decode_container_type`,
+/// CLASS_NAME: `r_type.class_name = str`, core/io/marshalls.cpp:151, 4.4.1-stable; :806 in
+/// 4.3-stable).
+pub(crate) fn class_element(class: String, allow_objects: bool) -> crate::ElementType {
+    if class.is_empty() && allow_objects {
+        crate::ElementType::Builtin(crate::Kind::Object)
+    } else {
+        crate::ElementType::Class(class)
+    }
+}

@@ -30,6 +30,31 @@ struct Known {
 }
 
 const KNOWN: &[Known] = &[
+    // Inputs that agree only in engine mode (`ENGINE_MODE`): they must keep agreeing.
+    Known {
+        category: "agree",
+        engines: &["godot4.3", "godot4.4.1"],
+        repro: "1c00010002000000010000000400000000000000",
+        reason: "engine mode: Array[int] holding a String drops it, as the engine's typed push_back does",
+    },
+    Known {
+        category: "agree",
+        engines: &["godot4.3", "godot4.4.1"],
+        repro: "1c00010003000000010000000200000001000000",
+        reason: "engine mode: Array[float] holding the int 1 gets 1.0, as the engine's typed push_back converts it",
+    },
+    Known {
+        category: "agree",
+        engines: &["godot4.3", "godot4.4.1"],
+        repro: "1c00010003000000010000000200000001000001",
+        reason: "engine mode: the int 16777217 into Array[float] goes through a 32-bit float (16777216.0), as the engine's `(float)` cast does",
+    },
+    Known {
+        category: "agree",
+        engines: &["godot4.4.1"],
+        repro: "1b00050002000000020000000100000004000000000000000200000001000000",
+        reason: "engine mode: Dictionary[int, int] holding a String key drops the entry, as the engine's typed key check does",
+    },
     Known {
         category: "g3_keeps_invalid_utf8_we_replace",
         engines: &["godot3.2.3"],
@@ -67,18 +92,6 @@ const KNOWN: &[Known] = &[
         reason: "the same in 3.2.3 (flag 2 adds a subname)",
     },
     Known {
-        category: "typed_array_drops_mismatched_elements",
-        engines: &["godot4.3", "godot4.4.1"],
-        repro: "1c00010002000000010000000400000000000000",
-        reason: "Array[int] holding a String: the engine's typed push_back drops it; we keep it",
-    },
-    Known {
-        category: "typed_array_converts_mismatched_elements",
-        engines: &["godot4.3", "godot4.4.1"],
-        repro: "1c00010003000000010000000200000001000000",
-        reason: "Array[float] holding the int 1: the engine's typed push_back converts it to 1.0 (and String to StringName and back); we keep the int",
-    },
-    Known {
         category: "typed_object_array_becomes_encoded_object_as_id",
         engines: &["godot4.3", "godot4.4.1"],
         repro: "1c0001001800000000000000",
@@ -107,12 +120,6 @@ const KNOWN: &[Known] = &[
         engines: &["godot4.4.1"],
         repro: "1b0001001800000000000000",
         reason: "a Dictionary keyed by the builtin OBJECT read without allow_objects is keyed EncodedObjectAsID in the engine; we keep the builtin type (keyed by a class or script, both sides now write EncodedObjectAsID)",
-    },
-    Known {
-        category: "typed_dictionary_drops_mismatched_entries",
-        engines: &["godot4.4.1"],
-        repro: "1b00050002000000020000000100000004000000000000000200000001000000",
-        reason: "Dictionary[int, int] holding a String key: the engine's typed Dictionary drops the entry; we keep it",
     },
 ];
 
@@ -393,11 +400,20 @@ fn fixtures(dir: &str) -> Vec<Vec<u8>> {
     out
 }
 
+/// Disagreements that engine mode (`DecodeOptions::engine_strict`) exists to remove: for
+/// these our side runs again in engine mode, which must then agree with the engine.
+const ENGINE_MODE: &[&str] = &[
+    "typed_array_drops_mismatched_elements",
+    "typed_array_converts_mismatched_elements",
+    "typed_dictionary_drops_mismatched_entries",
+];
+
 /// Our verdict: decode, then encode for the same engine (a single-precision engine narrows
 /// FLAG_64 math reals to `f32` when it stores them: `round_reals`).
-fn ours(engine: &Engine, input: &[u8]) -> (Verdict, Result<Variant, DecodeError>) {
+fn ours(engine: &Engine, input: &[u8], strict: bool) -> (Verdict, Result<Variant, DecodeError>) {
     let options = DecodeOptions {
         version: Some(engine.version),
+        engine_strict: strict,
         ..DecodeOptions::default()
     };
     match decode(input, engine.dialect, &options) {
@@ -593,7 +609,16 @@ fn kind_before(engine: &Engine, input: &[u8], offset: usize) -> Option<Kind> {
 /// The named category of one input: the raw verdict comparison of [`raw_category`], made
 /// specific where it is one of the disagreements we know (the names of [`KNOWN`]).
 fn classify(engine: &Engine, input: &[u8], theirs: &Verdict) -> String {
-    let raw = raw_category(engine, input, theirs);
+    let mut raw = raw_category(engine, input, theirs, false);
+    if ENGINE_MODE.contains(&raw.as_str()) {
+        // Default decoding keeps the bytes as written; engine mode must give the engine's value.
+        let strict = raw_category(engine, input, theirs, true);
+        raw = if strict == "agree" {
+            strict
+        } else {
+            format!("engine_mode_disagrees:{raw}:{strict}")
+        };
+    }
     let ours_err = decode(
         input,
         engine.dialect,
@@ -627,7 +652,7 @@ fn classify(engine: &Engine, input: &[u8], theirs: &Verdict) -> String {
         }
         "reencoding_differs"
             if engine.dialect == Dialect::Godot3
-                && ours(engine, input).1.is_ok_and(|v| {
+                && ours(engine, input, false).1.is_ok_and(|v| {
                     contains(&v, |x| {
                         matches!(x, Variant::Dictionary(d) if d.entries().iter().any(|(k, _)| {
                             matches!(k, Variant::Dictionary(_) | Variant::Array(_))
@@ -643,8 +668,8 @@ fn classify(engine: &Engine, input: &[u8], theirs: &Verdict) -> String {
 }
 
 /// Sorts one input's two verdicts into a raw category ("agree" when they agree).
-fn raw_category(engine: &Engine, input: &[u8], theirs: &Verdict) -> String {
-    let (mine, value) = ours(engine, input);
+fn raw_category(engine: &Engine, input: &[u8], theirs: &Verdict, strict: bool) -> String {
+    let (mine, value) = ours(engine, input, strict);
     match (&mine, theirs, value) {
         (Verdict::Err(a), Verdict::Err(b), Err(e)) => {
             if b == "?" || a == b {

@@ -1,4 +1,5 @@
 //! gdvariant-codegen: spec/*.yaml → checked model → generated Rust (and, later, docs and diffs).
+pub mod classes;
 pub mod diff;
 pub mod emit;
 pub mod lower;

@@ -63,6 +63,11 @@ pub fn outputs(root: &Path, scope: Scope) -> anyhow::Result<Vec<Output>> {
     let mut out = Vec::new();
     if scope != Scope::Docs {
         out.extend(spec_outputs(&spec, RUST_OUT, COMMON_FILE)?);
+        // The class lists are separate data (spec/classes/), with their own table file.
+        let lists = crate::classes::load_classes(root)?;
+        out.push(render_rust(&crate::classes::emit_classes(
+            &lists, RUST_OUT,
+        ))?);
     }
     if scope != Scope::Rust {
         out.extend(

@@ -11,8 +11,8 @@ use gdvariant::codec::{CodecError, VariantCodec};
 use gdvariant::explain::{explain, ExplainOptions};
 use gdvariant::framing::{available, frames, Availability, FrameError, FrameReader, Framing};
 use gdvariant::{
-    decode, decode_borrowed, encode, from_text, to_text, to_text_exact, DecodeOptions, Dialect,
-    EncodeError, EncodeOptions, Limits, Object, Variant, VariantRef, Version,
+    decode, decode_borrowed, encode, from_text, to_text, to_text_exact, DecodeError, DecodeOptions,
+    Dialect, EncodeError, EncodeOptions, Limits, Object, Variant, VariantRef, Version,
 };
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -73,6 +73,7 @@ impl Setup {
             allow_objects: b & 8 != 0,
             keep_leading_bom: b & 16 != 0,
             limits,
+            ..DecodeOptions::default()
         };
         let framing = FRAMINGS[usize::from(b >> 5 & 3)];
         Setup {
@@ -254,6 +255,49 @@ pub fn check_decode(setup: &Setup, payload: &[u8]) {
         (Err(a), Err(b)) => assert_eq!(a, b, "borrowed: another error than decode"),
         (a, b) => panic!(
             "borrowed: decode gave {:?}, decode_borrowed {:?}",
+            a.as_ref().map(|x| x.1),
+            b.as_ref().map(|x| x.1)
+        ),
+    }
+    check_engine_mode(setup, payload, &owned);
+}
+
+/// Engine mode (`engine_strict`) refuses more than default decoding, never less: what default
+/// decoding refuses it refuses with the same error unless an engine refusal comes first; what
+/// it accepts, default decoding accepts with the same bytes used; its own refusals are
+/// `EngineRefuses`; `decode_borrowed` agrees with `decode` in it too.
+fn check_engine_mode(
+    setup: &Setup,
+    payload: &[u8],
+    default: &Result<(Variant, usize), DecodeError>,
+) {
+    let options = DecodeOptions {
+        engine_strict: true,
+        ..setup.options.clone()
+    };
+    let strict = decode(payload, setup.dialect, &options);
+    match (default, &strict) {
+        (Err(a), Err(b)) => assert!(
+            a == b || matches!(b, DecodeError::EngineRefuses { .. }) && b.offset() <= a.offset(),
+            "engine mode: {b} where decode says {a}"
+        ),
+        (Err(a), Ok(_)) => panic!("engine mode accepts what decode refuses: {a}"),
+        (Ok((_, used)), Ok((_, strict_used))) => {
+            assert_eq!(used, strict_used, "engine mode: bytes used differ")
+        }
+        (Ok(_), Err(b)) => assert!(
+            matches!(b, DecodeError::EngineRefuses { .. }),
+            "engine mode refuses with {b} what decode accepts"
+        ),
+    }
+    match (&strict, &decode_borrowed(payload, setup.dialect, &options)) {
+        (Ok((v, used)), Ok((r, rused))) => {
+            assert_eq!(used, rused, "engine mode: borrowed used differs");
+            assert!(r.to_owned().same(v), "engine mode: borrowed value differs");
+        }
+        (Err(a), Err(b)) => assert_eq!(a, b, "engine mode: borrowed error differs"),
+        (a, b) => panic!(
+            "engine mode: decode gave {:?}, decode_borrowed {:?}",
             a.as_ref().map(|x| x.1),
             b.as_ref().map(|x| x.1)
         ),

@@ -51,7 +51,9 @@ pub fn decode_borrowed<'a>(
     options: &DecodeOptions,
 ) -> Result<(VariantRef<'a>, usize), DecodeError> {
     let ctx = Ctx::new(dialect, options);
-    if !is_container(bytes, &ctx) {
+    // Engine mode retypes containers as they are read: the views, which read the bytes as
+    // written, cannot show that, so the value is built eagerly.
+    if options.engine_strict || !is_container(bytes, &ctx) {
         // Nothing to leave unread: one pass reads and checks it all.
         return drive(bytes, dialect, options);
     }
@@ -594,6 +596,34 @@ impl<'a> Build<'a> for VariantRef<'a> {
                 hash_key_real(*f, h)
             }
             other => hash_variant_key(&other.to_owned(), h, 0),
+        }
+    }
+    fn seen(&self) -> crate::quirks::Seen<'_> {
+        let object = match self {
+            VariantRef::Object(ObjectRef::Null) => None,
+            VariantRef::Object(ObjectRef::Id(_)) => Some(None),
+            VariantRef::Object(ObjectRef::Full(o)) => {
+                let script = o.properties.iter().find_map(|(n, v)| match v {
+                    VariantRef::String(s) if n == "script" => Some(&**s),
+                    _ => None,
+                });
+                Some(Some((&*o.class, script)))
+            }
+            _ => None,
+        };
+        crate::quirks::Seen::Value {
+            kind: self.kind(),
+            object,
+        }
+    }
+    fn convert(self, fate: crate::quirks::Fate) -> VariantRef<'a> {
+        use crate::quirks::Fate;
+        match (fate, self) {
+            // `(float)` in ContainerTypeValidate: through a 32-bit float.
+            (Fate::IntToFloat, VariantRef::Int(i)) => VariantRef::Float(f64::from(i as f32)),
+            (Fate::ToString, VariantRef::StringName(s)) => VariantRef::String(s),
+            (Fate::ToStringName, VariantRef::String(s)) => VariantRef::StringName(s),
+            (_, v) => v,
         }
     }
 }

@@ -41,6 +41,8 @@ impl Ctx {
                 max_elements: usize::MAX,
             },
             keep_leading_bom: self.keep_leading_bom,
+            // Lazy views are never made in engine mode (see `decode_borrowed`).
+            ..DecodeOptions::default()
         }
     }
 }

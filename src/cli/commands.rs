@@ -48,6 +48,10 @@ pub struct DecodeArgs {
     /// Accept full objects (var_to_bytes_with_objects); they are read as data, no code runs
     #[arg(long)]
     allow_objects: bool,
+    /// Refuse what the engine of this dialect and version refuses, and give typed containers
+    /// the engine's value (for bytes from strangers; see the README's Engine rules)
+    #[arg(long)]
+    engine_strict: bool,
     /// Decode only the first value and ignore the bytes after it, as bytes_to_var does
     #[arg(long)]
     first: bool,
@@ -101,6 +105,10 @@ pub struct ExplainArgs {
     /// Accept full objects (read as data)
     #[arg(long)]
     allow_objects: bool,
+    /// Refuse what the engine of this dialect and version refuses, and give typed containers
+    /// the engine's value (for bytes from strangers; see the README's Engine rules)
+    #[arg(long)]
+    engine_strict: bool,
     /// List every element of every array (default: the first 16 of each)
     #[arg(long)]
     all: bool,
@@ -134,6 +142,10 @@ pub struct ConvertArgs {
     /// Accept full objects (read as data)
     #[arg(long)]
     allow_objects: bool,
+    /// Refuse what the engine of this dialect and version refuses, and give typed containers
+    /// the engine's value (for bytes from strangers; see the README's Engine rules)
+    #[arg(long)]
+    engine_strict: bool,
     /// Write math types as a Godot 4 `precision=double` build does
     #[arg(long)]
     double_precision: bool,
@@ -219,6 +231,7 @@ pub fn decode(a: DecodeArgs) -> Result<(), Failure> {
     let dopts = |version| DecodeOptions {
         version: Some(version),
         allow_objects: a.allow_objects,
+        engine_strict: a.engine_strict,
         // The JSON form keeps every byte; the text form shows what the engine sees.
         keep_leading_bom: a.format == OutFormat::Json,
         ..DecodeOptions::default()
@@ -408,6 +421,7 @@ pub fn explain(a: ExplainArgs) -> Result<(), Failure> {
     let mut opts = ExplainOptions::new(d);
     opts.decode.version = Some(v);
     opts.decode.allow_objects = a.allow_objects;
+    opts.decode.engine_strict = a.engine_strict;
     opts.framing = f;
     if a.all {
         opts.max_elements = usize::MAX;
@@ -443,6 +457,7 @@ pub fn convert(a: ConvertArgs) -> Result<(), Failure> {
     let dopts = DecodeOptions {
         version: Some(from.version),
         allow_objects: a.allow_objects,
+        engine_strict: a.engine_strict,
         keep_leading_bom: true,
         ..DecodeOptions::default()
     };

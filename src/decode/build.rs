@@ -74,6 +74,16 @@ pub(crate) trait Build<'a>: Sized + FromFixed + FromPacked<'a> {
     fn hash_key<H: Hasher>(k: &Self, h: &mut H);
     /// A six-bit hash consistent with [`Build::same_key`], cheap to compute (see `DictFill`).
     fn key_bit(k: &Self) -> u32;
+    /// What engine mode's typed-container rule needs to know of this value; a builder that
+    /// keeps too little to tell says `Unknown`, and the value is kept.
+    fn seen(&self) -> quirks::Seen<'_> {
+        quirks::Seen::Unknown
+    }
+    /// The value as a typed container converts it (`Keep` and `Drop` leave it as it is).
+    fn convert(self, fate: quirks::Fate) -> Self {
+        let _ = fate;
+        self
+    }
 }
 
 /// The entries of a dictionary being filled: a vector of pairs for the results, only the
@@ -231,6 +241,33 @@ impl<'a> Build<'a> for Variant {
             Variant::String(s) => text_key_bit(s),
             Variant::Int(i) => int_key_bit(*i),
             _ => OTHER_KEY_BIT,
+        }
+    }
+    fn seen(&self) -> quirks::Seen<'_> {
+        let object = match self {
+            Variant::Object(Object::Null) => None,
+            Variant::Object(Object::Id(_)) => Some(None),
+            Variant::Object(Object::Full(o)) => {
+                let script = o.properties.iter().find_map(|(n, v)| match v {
+                    Variant::String(s) if n == "script" => Some(&**s),
+                    _ => None,
+                });
+                Some(Some((o.class.as_str(), script)))
+            }
+            _ => None,
+        };
+        quirks::Seen::Value {
+            kind: self.kind(),
+            object,
+        }
+    }
+    fn convert(self, fate: quirks::Fate) -> Variant {
+        match (fate, self) {
+            // `(float)` in ContainerTypeValidate: through a 32-bit float.
+            (quirks::Fate::IntToFloat, Variant::Int(i)) => Variant::Float(f64::from(i as f32)),
+            (quirks::Fate::ToString, Variant::StringName(s)) => Variant::String(s.0),
+            (quirks::Fate::ToStringName, Variant::String(s)) => Variant::StringName(StringName(s)),
+            (_, v) => v,
         }
     }
 }

@@ -21,7 +21,43 @@ pub(crate) enum Frame<'a, B: Build<'a>> {
         props: Vec<(B::Str, B)>,
         left: u32,
         name: Option<B::Str>,
+        /// Engine checks: where the value of the `script` property being read starts.
+        script_at: Option<usize>,
     },
+}
+
+/// Engine mode's typed-container rule for one decode (Godot 4): see [`quirks::element_fate`].
+#[derive(Clone, Copy)]
+pub(crate) struct Retype {
+    pub(crate) dialect: Dialect,
+    pub(crate) version: Version,
+    pub(crate) allow_objects: bool,
+}
+
+/// Engine mode: an element goes into a typed Array as the engine's `push_back` puts it.
+#[inline(never)]
+pub(crate) fn push_typed<'a, B: Build<'a>>(items: &mut Vec<B>, ty: &ElementType, v: B, r: Retype) {
+    match quirks::element_fate(ty, &v.seen(), r.allow_objects, r.dialect, r.version) {
+        quirks::Fate::Drop => {}
+        fate => keep::<B, _>(items, v.convert(fate)),
+    }
+}
+
+/// Engine mode: an entry goes into a Dictionary with a typed key as the engine's
+/// `dict[key] = value` puts it (the key validated, the value not: core/variant/dictionary.cpp:88).
+#[inline(never)]
+pub(crate) fn insert_typed<'a, B: Build<'a>>(
+    fill: &mut DictFill<'a, B>,
+    scratch: &mut Scratch<'a, B>,
+    key_type: &ElementType,
+    key: B,
+    value: B,
+    r: Retype,
+) {
+    match quirks::element_fate(key_type, &key.seen(), r.allow_objects, r.dialect, r.version) {
+        quirks::Fate::Drop => {}
+        fate => fill.insert(scratch, key.convert(fate), value),
+    }
 }
 
 /// Nesting that the container stack holds without allocating.
@@ -152,18 +188,28 @@ pub(crate) fn accept<'a, B: Build<'a>>(
     parent: &mut Frame<'a, B>,
     value: B,
     scratch: &mut Scratch<'a, B>,
+    retype: Option<Retype>,
 ) {
     match parent {
-        Frame::Array { items, left, .. } => {
-            keep::<B, _>(items, value);
+        Frame::Array { items, left, typed } => {
+            match (retype, typed.as_deref()) {
+                (Some(r), Some(t)) => push_typed::<B>(items, &t.element, value, r),
+                _ => keep::<B, _>(items, value),
+            }
             *left -= 1;
         }
         Frame::Dict {
-            fill, left, key, ..
+            fill,
+            left,
+            key,
+            typed,
         } => match key.take() {
             None => *key = Some(value),
             Some(k) => {
-                fill.insert(scratch, k, value);
+                match (retype, typed.as_deref().and_then(|t| t.key.as_ref())) {
+                    (Some(r), Some(kt)) => insert_typed::<B>(fill, scratch, kt, k, value, r),
+                    _ => fill.insert(scratch, k, value),
+                }
                 *left -= 1;
             }
         },

@@ -16,7 +16,7 @@
 //! decoder's by construction too.
 
 use crate::dialect::Dialect;
-use crate::error::DecodeError;
+use crate::error::{DecodeError, EngineRefusal};
 use crate::generated::kinds::{Feature, FieldName, Kind};
 use crate::quirks::{self, FLAG_64};
 use crate::variant::key::{self, hash_key_real, hash_variant_key, KeyIndex, INDEX_FROM};
@@ -77,6 +77,19 @@ pub struct DecodeOptions {
     /// decoding (their UTF-8 reader skips a BOM), so by default so do we; set this to keep
     /// every byte, e.g. to re-encode a file exactly.
     pub keep_leading_bom: bool,
+    /// The engine's verdict, for bytes from strangers: refuse what the engine of this dialect
+    /// and version refuses ([`DecodeError::EngineRefuses`]: with `allow_objects`, a full
+    /// object of a class the engine lacks or cannot instantiate, a `script` property that is
+    /// not a String path, a bad script path of an object or a script-typed container), and
+    /// give typed containers the engine's value (elements of the wrong type dropped, ints in a
+    /// float container made floats, …; the README's Engine rules say each). Off by default:
+    /// decoding then reads objects and containers as data, exactly as written.
+    pub engine_strict: bool,
+    /// With `engine_strict`: the script paths that exist in the receiving project
+    /// (`res://…`). The engine refuses a script it cannot load; the bytes cannot tell, so
+    /// without this list that check is skipped (paths are still checked for `res://` and
+    /// `..`).
+    pub existing_scripts: Option<std::sync::Arc<std::collections::BTreeSet<String>>>,
 }
 
 /// Decodes one value from the start of `bytes`.

@@ -44,6 +44,14 @@ pub(crate) enum Text {
 /// up to the byte where it stops with an error. Defaults do nothing (`()` is the ordinary
 /// decode's observer).
 pub(crate) trait Observe {
+    /// Whether the observer wants the engine's refusals as notes ([`Observe::refusal`]) when
+    /// decoding does not refuse them itself: the decoder then runs those checks (`explain`).
+    const NOTES: bool = false;
+    /// The engine would refuse what was read at `at` (only called when [`Observe::NOTES`]).
+    #[inline(always)]
+    fn refusal(&mut self, at: usize, refusal: &crate::error::EngineRefusal) {
+        let _ = (at, refusal);
+    }
     /// The next value, at `at`, goes into the innermost value being read as `slot`.
     #[inline(always)]
     fn value(&mut self, at: usize, slot: Slot) {
@@ -75,6 +83,11 @@ pub(crate) trait Observe {
 impl Observe for () {}
 
 impl<T: Observe> Observe for &mut T {
+    const NOTES: bool = T::NOTES;
+    #[inline(always)]
+    fn refusal(&mut self, at: usize, refusal: &crate::error::EngineRefusal) {
+        (**self).refusal(at, refusal)
+    }
     #[inline(always)]
     fn value(&mut self, at: usize, slot: Slot) {
         (**self).value(at, slot)

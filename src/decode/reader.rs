@@ -18,6 +18,11 @@ pub(crate) struct Decoder<'a, 'o, O: Observe = ()> {
     pub(crate) unpromised: usize,
     /// Who watches the read (`explain`); `()` for ordinary decoding.
     pub(crate) obs: O,
+    /// Whether to run the engine-verdict checks (engine mode, or an observer taking notes);
+    /// ordinary decoding never looks at the class lists.
+    pub(crate) checks: bool,
+    /// Engine mode's typed-container rule, where it applies (Godot 4).
+    pub(crate) retype: Option<Retype>,
 }
 
 /// What [`Decoder::other`] read: a finished value or an opened container.
@@ -56,6 +61,58 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
             replaced: false,
             unpromised: buf.len(),
             obs,
+            checks: options.engine_strict || O::NOTES,
+            retype: (options.engine_strict && dialect == Dialect::Godot4).then_some(Retype {
+                dialect,
+                version: options.version.unwrap_or_else(|| dialect.newest()),
+                allow_objects: options.allow_objects,
+            }),
+        }
+    }
+
+    /// An engine refusal of what was read at `at`: the error in engine mode, else a note for
+    /// the observer.
+    #[cold]
+    pub(crate) fn refuse(&mut self, at: usize, refusal: EngineRefusal) -> Result<(), DecodeError> {
+        if self.options.engine_strict {
+            return Err(DecodeError::EngineRefuses {
+                offset: at,
+                refusal,
+                dialect: self.dialect,
+            });
+        }
+        self.obs.refusal(at, &refusal);
+        Ok(())
+    }
+
+    /// A script path read at `at` (an object's `script`, a script-typed container's type).
+    #[cold]
+    pub(crate) fn check_script_path(&mut self, at: usize, path: &str) -> Result<(), DecodeError> {
+        let existing = self.options.existing_scripts.as_deref();
+        match quirks::script_path_verdict(path, existing) {
+            Some(r) => self.refuse(at, r),
+            None => Ok(()),
+        }
+    }
+
+    /// The value of a full object's `script` property, read whole at `at`: Nil, or a String
+    /// whose path the engine can load (`quirks::checks_script_property`).
+    #[cold]
+    pub(crate) fn check_script_value(&mut self, at: usize) -> Result<(), DecodeError> {
+        let header = read_u32(self.buf, at);
+        match self
+            .dialect
+            .kind_of(self.version, header & quirks::TYPE_MASK)
+        {
+            Some(Kind::Nil) => Ok(()),
+            Some(Kind::String) => {
+                let resume = self.pos;
+                self.pos = at + 4;
+                let path = self.text();
+                self.pos = resume;
+                self.check_script_path(at + 4, &path?)
+            }
+            _ => self.refuse(at, EngineRefusal::ScriptNotString),
         }
     }
 
@@ -324,8 +381,23 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
                     }
                 }
             }
-            quirks::KIND_CLASS_NAME => ElementType::Class(self.text()?.into_owned()),
-            _ => ElementType::Script(self.text()?.into_owned()),
+            quirks::KIND_CLASS_NAME => {
+                let class = self.text()?.into_owned();
+                if self.options.engine_strict {
+                    quirks::class_element(class, self.options.allow_objects)
+                } else {
+                    ElementType::Class(class)
+                }
+            }
+            _ => {
+                let path = self.text()?;
+                // Without objects the engine does not look at the path (it types the
+                // container EncodedObjectAsID).
+                if self.checks && self.options.allow_objects {
+                    self.check_script_path(at + 4, &path)?;
+                }
+                ElementType::Script(path.into_owned())
+            }
         };
         self.obs.text(at, self.pos, Text::Field(side));
         Ok(Some(typed))
@@ -360,8 +432,13 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
             }
             let done = close(frame);
             self.obs.end(self.pos);
+            if let Some(Frame::Object { script_at, .. }) = stack.last_mut() {
+                if let Some(at) = script_at.take() {
+                    self.check_script_value(at)?;
+                }
+            }
             match stack.last_mut() {
-                Some(parent) => accept(parent, done, &mut scratch),
+                Some(parent) => accept(parent, done, &mut scratch, self.retype),
                 None => return Ok(done),
             }
         }
@@ -379,7 +456,20 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
         scratch: &mut Scratch<'a, B>,
     ) -> Result<Option<Frame<'a, B>>, DecodeError> {
         match frame {
-            Frame::Array { items, left, .. } => {
+            Frame::Array { items, left, typed } => {
+                if let (Some(r), Some(t)) = (self.retype, typed.as_deref()) {
+                    while *left > 0 {
+                        self.check_depth(depth)?;
+                        self.obs.value(self.pos, Slot::Item);
+                        if let Some(child) =
+                            self.one::<B>(|v| push_typed::<B>(items, &t.element, v, r))?
+                        {
+                            return Ok(Some(child));
+                        }
+                        *left -= 1;
+                    }
+                    return Ok(None);
+                }
                 while *left > 0 {
                     self.check_depth(depth)?;
                     self.obs.value(self.pos, Slot::Item);
@@ -393,8 +483,34 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
                 }
             }
             Frame::Dict {
-                fill, left, key, ..
+                fill,
+                left,
+                key,
+                typed,
             } => {
+                let key_type = typed.as_deref().and_then(|t| t.key.as_ref());
+                if let (Some(r), Some(kt)) = (self.retype, key_type) {
+                    while *left > 0 {
+                        if key.is_none() {
+                            self.check_depth(depth)?;
+                            self.obs.value(self.pos, Slot::Key);
+                            if let Some(child) = self.one::<B>(|v| *key = Some(v))? {
+                                return Ok(Some(child));
+                            }
+                        }
+                        self.check_depth(depth)?;
+                        self.obs.value(self.pos, Slot::Value);
+                        if let Some(child) = self.one::<B>(|v| {
+                            if let Some(k) = key.take() {
+                                insert_typed::<B>(fill, scratch, kt, k, v, r)
+                            }
+                        })? {
+                            return Ok(Some(child));
+                        }
+                        *left -= 1;
+                    }
+                    return Ok(None);
+                }
                 while *left > 0 {
                     if key.is_none() {
                         self.check_depth(depth)?;
@@ -424,17 +540,30 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
                 }
             }
             Frame::Object {
-                props, left, name, ..
+                props,
+                left,
+                name,
+                script_at,
+                ..
             } => {
                 while *left > 0 {
                     // The name is read before the depth is checked, as the engine does.
+                    let mut is_script = false;
                     if name.is_none() {
                         let at = self.pos;
-                        *name = Some(self.string::<B>()?);
+                        let text = self.cow_text()?;
+                        is_script = self.checks
+                            && quirks::checks_script_property(self.dialect)
+                            && text == "script";
+                        *name = Some(B::text(text));
                         self.obs.text(at, self.pos, Text::PropertyName);
                     }
                     self.check_depth(depth)?;
                     self.obs.value(self.pos, Slot::Property);
+                    if is_script {
+                        // Checked once the value is read whole, as the engine does.
+                        *script_at = Some(self.pos);
+                    }
                     if let Some(child) = self.one::<B>(
                         #[inline(always)]
                         |v| {
@@ -444,6 +573,9 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
                         },
                     )? {
                         return Ok(Some(child));
+                    }
+                    if let Some(at) = script_at.take() {
+                        self.check_script_value(at)?;
                     }
                     *left -= 1;
                 }

@@ -81,12 +81,18 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
             // The full form of a null object (`quirks::NULL_OBJECT_ID`).
             return Ok(Step::Value(B::scalar(Scalar::ObjectNull)));
         }
+        if self.checks {
+            if let Some(r) = quirks::class_verdict(self.dialect, self.version, &class) {
+                self.refuse(class_at, r)?;
+            }
+        }
         let (left, cap) = self.count_as(8, FieldName::PropertyCount, quirks::property_count)?;
         Ok(Step::Open(Frame::Object {
             class: B::text(class),
             props: vec_for::<B, _>(cap),
             left,
             name: None,
+            script_at: None,
         }))
     }
 

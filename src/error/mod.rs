@@ -118,6 +118,17 @@ pub enum DecodeError {
         /// The dialect.
         dialect: Dialect,
     },
+    /// Bytes that decode as data but that the engine of this dialect and version refuses: only
+    /// with [`DecodeOptions::engine_strict`](crate::DecodeOptions::engine_strict).
+    #[error("engine verdict: {refusal} in {dialect} data (at offset {offset:#x})")]
+    EngineRefuses {
+        /// Offset of the class name, the property value or the script path refused.
+        offset: usize,
+        /// What the engine refuses.
+        refusal: EngineRefusal,
+        /// The dialect.
+        dialect: Dialect,
+    },
     /// More elements in total than `limits.max_elements`.
     #[error("more than {limit} elements in {dialect} data (at offset {offset:#x})")]
     TooManyElements {
@@ -143,6 +154,7 @@ impl DecodeError {
             | DecodeError::ObjectNotAllowed { offset, .. }
             | DecodeError::InvalidElementType { offset, .. }
             | DecodeError::TooDeep { offset, .. }
+            | DecodeError::EngineRefuses { offset, .. }
             | DecodeError::TooManyElements { offset, .. } => *offset,
         }
     }
@@ -157,6 +169,13 @@ impl DecodeError {
             | DecodeError::OldNodePath { .. }
             | DecodeError::InvalidElementType { .. } => "ERR_INVALID_DATA",
             DecodeError::ObjectNotAllowed { .. } => "ERR_UNAUTHORIZED",
+            // Godot 3.2.3's ClassDB::instance is null for such a class: ERR_UNAVAILABLE.
+            DecodeError::EngineRefuses {
+                refusal: EngineRefusal::UnknownClass(_) | EngineRefusal::AbstractClass(_),
+                dialect: Dialect::Godot3,
+                ..
+            } => "ERR_UNAVAILABLE",
+            DecodeError::EngineRefuses { .. } => "ERR_INVALID_DATA",
             DecodeError::StringOutOfBounds { .. } => "ERR_FILE_EOF",
             DecodeError::TooDeep { .. } | DecodeError::TooManyElements { .. } => {
                 "ERR_OUT_OF_MEMORY"
@@ -176,9 +195,48 @@ impl DecodeError {
             | DecodeError::ObjectNotAllowed { offset, .. }
             | DecodeError::InvalidElementType { offset, .. }
             | DecodeError::TooDeep { offset, .. }
+            | DecodeError::EngineRefuses { offset, .. }
             | DecodeError::TooManyElements { offset, .. } => *offset += by,
         }
         self
+    }
+}
+
+/// What the engine-verdict mode refuses. Every refusal is the engine's `ERR_INVALID_DATA`,
+/// except Godot 3's for a class, which is `ERR_UNAVAILABLE` (see [`DecodeError::engine_error`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EngineRefusal {
+    /// A full object whose class the engine does not have.
+    UnknownClass(String),
+    /// A full object whose class the engine has but a game cannot instantiate (abstract,
+    /// editor-only).
+    AbstractClass(String),
+    /// A full object's `script` property that is neither Nil nor a String.
+    ScriptNotString,
+    /// A script path (an object's `script`, a script-typed container's type) that is empty,
+    /// outside `res://`, or climbs out of it with `..`.
+    BadScriptPath(String),
+    /// A script path that is not among the caller's `DecodeOptions::existing_scripts`.
+    MissingScript(String),
+}
+
+impl std::fmt::Display for EngineRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineRefusal::UnknownClass(c) => write!(f, "the engine has no class `{c}`"),
+            EngineRefusal::AbstractClass(c) => {
+                write!(f, "the engine cannot instantiate class `{c}`")
+            }
+            EngineRefusal::ScriptNotString => {
+                write!(f, "the `script` property is not a String script path")
+            }
+            EngineRefusal::BadScriptPath(p) => write!(
+                f,
+                "script path {p:?} is empty, outside res:// or climbs out of it"
+            ),
+            EngineRefusal::MissingScript(p) => write!(f, "script {p:?} does not exist"),
+        }
     }
 }
 

@@ -44,6 +44,26 @@ pub(super) struct Explainer<'a> {
 }
 
 impl Observe for Explainer<'_> {
+    const NOTES: bool = true;
+    /// What the engine would refuse, where default decoding reads on: a note line (with
+    /// `engine_strict` the decoder stops there with the error instead).
+    fn refusal(&mut self, at: usize, refusal: &crate::error::EngineRefusal) {
+        let code = crate::DecodeError::EngineRefuses {
+            offset: at,
+            refusal: refusal.clone(),
+            dialect: self.dialect,
+        }
+        .engine_error();
+        let depth = self.stack.len();
+        self.line(
+            at,
+            0,
+            depth,
+            "note",
+            format!("engine refuses ({code})"),
+            format!("{refusal}: the engine's decoder fails here; decoding reads on (--engine-strict refuses it)"),
+        );
+    }
     fn value(&mut self, at: usize, slot: Slot) {
         let max = self.max_elements;
         let depth = self.stack.len();
