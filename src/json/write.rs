@@ -286,11 +286,22 @@ pub(super) fn append(out: &mut Vec<u8>, value: &Variant) {
 /// serde_json's formatter for numbers and escapes; it keeps no state.
 type Fmt = serde_json::ser::CompactFormatter;
 
+/// `{"type":"KIND"` of each kind, by its discriminant: most values are small, and one copy
+/// of this beats four pushes (kind names are identifiers: nothing to escape).
+fn head(kind: Kind) -> &'static [u8] {
+    static HEADS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    let heads = HEADS.get_or_init(|| {
+        let mut heads = vec![Vec::new(); Kind::ALL.len().max(1 + Kind::ALL.iter().map(|&k| k as usize).max().unwrap_or(0))];
+        for &k in Kind::ALL {
+            heads[k as usize] = format!("{{\"type\":\"{}\"", k.name()).into_bytes();
+        }
+        heads
+    });
+    &heads[kind as usize]
+}
+
 fn append_here(out: &mut Vec<u8>, v: &Variant) {
-    out.extend_from_slice(b"{\"type\":\"");
-    // Kind names are identifiers: nothing to escape.
-    out.extend_from_slice(v.kind().name().as_bytes());
-    out.push(b'"');
+    out.extend_from_slice(head(v.kind()));
     let key = |out: &mut Vec<u8>, k: &str| {
         out.extend_from_slice(b",\"");
         out.extend_from_slice(k.as_bytes());
