@@ -95,8 +95,14 @@ fn a_directory_decodes_file_by_file_and_bad_files_are_reported_in_order() {
     // The bad ones: the one-file error (with its byte offset), sorted by path; no output.
     let corrupt = one_file_error(&DECODE, &dir.join("bad/corrupt.sav"));
     let truncated = one_file_error(&DECODE, &dir.join("bad/truncated.sav"));
-    assert!(corrupt.contains("unknown type 255") && corrupt.contains("(at offset 0x4)"), "{corrupt}");
-    assert!(truncated.contains("frame that starts at offset 0x210"), "{truncated}");
+    assert!(
+        corrupt.contains("unknown type 255") && corrupt.contains("(at offset 0x4)"),
+        "{corrupt}"
+    );
+    assert!(
+        truncated.contains("frame that starts at offset 0x210"),
+        "{truncated}"
+    );
     assert_eq!(errors(&r.stderr), [corrupt.as_str(), truncated.as_str()]);
     assert!(!out.join("bad").join("corrupt.sav.json").exists());
     assert!(!out.join("bad").join("corrupt.sav.json.partial").exists());
@@ -132,7 +138,14 @@ fn a_decoded_directory_encodes_back_to_the_engine_files() {
     // Files given one by one are named by their file name alone.
     let r = run(
         &[
-            "encode", "-d", "godot3", "--framing", "store-var", "--out-dir", s(&back), s(&json),
+            "encode",
+            "-d",
+            "godot3",
+            "--framing",
+            "store-var",
+            "--out-dir",
+            s(&back),
+            s(&json),
         ],
         b"",
     );
@@ -153,9 +166,18 @@ fn a_directory_converts_file_by_file() {
     let (dir, good) = saves("batch_convert");
     let out = dir.with_file_name("godot4");
     let convert = [
-        "convert", "--from", "godot3", "--to", "godot4", "--framing", "store-var",
+        "convert",
+        "--from",
+        "godot3",
+        "--to",
+        "godot4",
+        "--framing",
+        "store-var",
     ];
-    let r = run(&[&convert[..], &["--out-dir", s(&out), s(&dir)]].concat(), b"");
+    let r = run(
+        &[&convert[..], &["--out-dir", s(&out), s(&dir)]].concat(),
+        b"",
+    );
     assert_eq!(r.code, 1, "{}", r.stderr);
     for rel in &good {
         let one = dir.with_file_name("one.sav");
@@ -169,9 +191,22 @@ fn a_directory_converts_file_by_file() {
     }
     let e = errors(&r.stderr);
     assert_eq!(e.len(), 2, "{}", r.stderr);
-    assert!(e[0].contains("corrupt.sav") && e[0].contains("(at offset 0x4)"), "{}", e[0]);
-    assert!(e[1].contains("truncated.sav") && e[1].contains("at offset 0x210"), "{}", e[1]);
-    assert!(r.stderr.ends_with("gdvariant: 4 files converted, 2 failed\n"), "{}", r.stderr);
+    assert!(
+        e[0].contains("corrupt.sav") && e[0].contains("(at offset 0x4)"),
+        "{}",
+        e[0]
+    );
+    assert!(
+        e[1].contains("truncated.sav") && e[1].contains("at offset 0x210"),
+        "{}",
+        e[1]
+    );
+    assert!(
+        r.stderr
+            .ends_with("gdvariant: 4 files converted, 2 failed\n"),
+        "{}",
+        r.stderr
+    );
 }
 
 /// Several inputs, or a directory, need somewhere to put one output each.
@@ -184,6 +219,9 @@ fn several_inputs_without_an_output_directory_are_a_usage_error() {
     let a = dir.join("slot4.sav");
     let r = run(&["decode", "-d", "godot3", s(&a), s(&a)], b"");
     assert_eq!(r.code, 2, "{}", r.stderr);
-    let r = run(&["convert", "--from", "godot3", "--to", "godot4", s(&a)], b"");
+    let r = run(
+        &["convert", "--from", "godot3", "--to", "godot4", s(&a)],
+        b"",
+    );
     assert_eq!(r.code, 2, "{}", r.stderr);
 }

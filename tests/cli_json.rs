@@ -159,8 +159,8 @@ fn the_hand_written_json_text_is_serde_json_text() {
                 keep_leading_bom: true,
                 ..Default::default()
             };
-            let (value, _) = decode(&f.bytes, dialect, &dopts)
-                .unwrap_or_else(|e| panic!("{}: {e}", f.name));
+            let (value, _) =
+                decode(&f.bytes, dialect, &dopts).unwrap_or_else(|e| panic!("{}: {e}", f.name));
             total += 1;
             let ours = json::to_json_string(&value);
             let serde = serde_json::to_string(&json::Json(&value)).unwrap();

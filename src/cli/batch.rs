@@ -142,10 +142,11 @@ pub fn run(
             message: format!("cannot start worker threads: {e}"),
         })?;
     let bar = if io::stderr().is_terminal() {
-        let bar = ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr());
-        if let Ok(style) = ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} files, {per_sec}, {eta} left",
-        ) {
+        let bar =
+            ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr());
+        if let Ok(style) =
+            ProgressStyle::with_template("{bar:40} {pos}/{len} files, {per_sec}, {eta} left")
+        {
             bar.set_style(style);
         }
         bar

@@ -2,8 +2,8 @@
 
 use super::batch::{self, Notes};
 use super::{
-    open, partial_path, read_all, shown, text, version_or_newest, DialectArg, Failure,
-    FramingArgs, Out, TargetDialect,
+    open, partial_path, read_all, shown, text, version_or_newest, DialectArg, Failure, FramingArgs,
+    Out, TargetDialect,
 };
 use clap::{Args, ValueEnum};
 use gdvariant::explain::ExplainOptions;
@@ -228,7 +228,14 @@ pub fn decode(a: DecodeArgs) -> Result<(), Failure> {
     let Some(dir) = &a.out_dir else {
         let file = batch::single(&a.files)?;
         let mut out = Out::new();
-        let r = decode_file(&a, framing, file, &mut out.w, &mut Notes::stderr(), !a.first);
+        let r = decode_file(
+            &a,
+            framing,
+            file,
+            &mut out.w,
+            &mut Notes::stderr(),
+            !a.first,
+        );
         // What was printed before an error stays printed (and a closed pipe is a quiet stop).
         let flushed = out.flush();
         return r.map_err(|e| e.or_stdout()).and(flushed);
@@ -313,7 +320,15 @@ fn decode_file(
             notes,
         )?
     } else {
-        resolve(file, a.dialect, a.engine_version, framing, None, false, notes)?
+        resolve(
+            file,
+            a.dialect,
+            a.engine_version,
+            framing,
+            None,
+            false,
+            notes,
+        )?
     };
     let (d, v, f) = resolved;
     let format = Format {
@@ -412,7 +427,8 @@ fn decoded_beside(
     reader: impl Iterator<Item = Result<Frame, FrameError>> + Send,
     mut each: impl FnMut(Result<Frame, FrameError>) -> Result<bool, DecodeStop>,
 ) -> Result<(), DecodeStop> {
-    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Result<Frame, FrameError>>>(BATCHES_IN_FLIGHT);
+    let (tx, rx) =
+        std::sync::mpsc::sync_channel::<Vec<Result<Frame, FrameError>>>(BATCHES_IN_FLIGHT);
     std::thread::scope(|scope| {
         let decoder = std::thread::Builder::new()
             // As the main worker's: the decoder itself is iterative, but dropping a value
@@ -660,7 +676,7 @@ fn convert_file(
     // The output is assembled first (in memory for stdout, in a side file otherwise) so that
     // a refused conversion leaves nothing behind.
     let to_stdout = output == Path::new("-");
-    let partial = partial_path(&output);
+    let partial = partial_path(output);
     let mut mem = Vec::new();
     let mut file = if to_stdout {
         None
@@ -734,7 +750,7 @@ fn convert_file(
         Some(mut w) => {
             w.flush().map_err(|e| Failure::io(&partial, e))?;
             drop(w);
-            std::fs::rename(&partial, output).map_err(|e| Failure::io(&output, e))?;
+            std::fs::rename(&partial, output).map_err(|e| Failure::io(output, e))?;
         }
         None => {
             let mut out = Out::new();

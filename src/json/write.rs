@@ -291,7 +291,12 @@ type Fmt = serde_json::ser::CompactFormatter;
 fn head(kind: Kind) -> &'static [u8] {
     static HEADS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
     let heads = HEADS.get_or_init(|| {
-        let mut heads = vec![Vec::new(); Kind::ALL.len().max(1 + Kind::ALL.iter().map(|&k| k as usize).max().unwrap_or(0))];
+        let mut heads = vec![
+            Vec::new();
+            Kind::ALL
+                .len()
+                .max(1 + Kind::ALL.iter().map(|&k| k as usize).max().unwrap_or(0))
+        ];
         for &k in Kind::ALL {
             heads[k as usize] = format!("{{\"type\":\"{}\"", k.name()).into_bytes();
         }
@@ -657,7 +662,15 @@ mod tests {
             let p = (1u64 << e) as f64;
             cases.extend([p - 1.0, p, p + 1.0]);
         }
-        cases.extend([1e15 - 2.0, 999_999_999_999_999.0, 0.0, -0.0, 0.5, -1.5, 1e-7]);
+        cases.extend([
+            1e15 - 2.0,
+            999_999_999_999_999.0,
+            0.0,
+            -0.0,
+            0.5,
+            -1.5,
+            1e-7,
+        ]);
         for x in cases.iter().flat_map(|&x| [x, -x]) {
             let mut ours = Vec::new();
             real(&mut ours, x);
