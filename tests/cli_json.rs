@@ -139,3 +139,41 @@ fn deep_values_fit_and_deeper_json_is_refused() {
         .unwrap_err();
     assert!(e.message.contains("deeper than"), "{e}");
 }
+
+/// `decode --format json` writes the JSON text by hand (`json::append_json`, for speed); it
+/// must be byte for byte what serde_json writes for the one definition of the form
+/// (`json::Json`), on every value the engines made (Godot 3.2.3 and Godot 4.3 fixtures:
+/// strings with every escape, NaN payloads, typed containers, full objects, math types).
+#[test]
+fn the_hand_written_json_text_is_serde_json_text() {
+    let mut bad = Mismatches::default();
+    let mut total = 0;
+    for (dir, dialect, version) in [
+        ("godot3", Dialect::Godot3, Version::new(3, 2, 3)),
+        ("godot4", Dialect::Godot4, G43),
+    ] {
+        for f in load(dir) {
+            let dopts = DecodeOptions {
+                version: Some(version),
+                allow_objects: f.bool("full_objects"),
+                keep_leading_bom: true,
+                ..Default::default()
+            };
+            let (value, _) =
+                decode(&f.bytes, dialect, &dopts).unwrap_or_else(|e| panic!("{}: {e}", f.name));
+            total += 1;
+            let ours = json::to_json_string(&value);
+            let serde = serde_json::to_string(&json::Json(&value)).unwrap();
+            if ours != serde {
+                bad.push(&f.name, format!("\n  ours:  {ours}\n  serde: {serde}"));
+            }
+            let mut appended = b"x".to_vec();
+            json::append_json(&mut appended, &value);
+            if appended[1..] != *serde.as_bytes() {
+                bad.push(&f.name, "append_json differs from to_json_string");
+            }
+        }
+    }
+    assert!(total > 500, "only {total} fixtures");
+    bad.check(total);
+}

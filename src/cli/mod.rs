@@ -5,6 +5,7 @@
 //! conversion would lose information and `--lossy` was not given; 4 a file could not be
 //! read or written.
 
+mod batch;
 mod commands;
 mod debug;
 mod text;
@@ -14,7 +15,7 @@ use gdvariant::framing::Framing;
 use gdvariant::{Dialect, Version};
 use std::fmt;
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Godot's binary Variant serialization: read, write, explain, convert and identify the bytes
@@ -194,13 +195,20 @@ fn shown(path: &Path) -> String {
 }
 
 /// Opens `path` for reading, buffered; `-` is standard input.
-fn open(path: &Path) -> Result<Box<dyn BufRead>, Failure> {
+fn open(path: &Path) -> Result<Box<dyn BufRead + Send>, Failure> {
     if path == Path::new("-") {
         Ok(Box::new(BufReader::with_capacity(1 << 16, io::stdin())))
     } else {
         let f = std::fs::File::open(path).map_err(|e| Failure::io(path, e))?;
         Ok(Box::new(BufReader::with_capacity(1 << 16, f)))
     }
+}
+
+/// `OUT.partial`, beside `OUT`: where an output is written until it is complete.
+fn partial_path(out: &Path) -> PathBuf {
+    let mut name = out.file_name().unwrap_or_default().to_os_string();
+    name.push(".partial");
+    out.with_file_name(name)
 }
 
 /// Reads all of `path` (or standard input).

@@ -78,12 +78,29 @@ pub fn to_json(value: &Variant) -> Value {
 /// The JSON text of `value` on one line (what `gdvariant decode --format json` prints),
 /// written straight from the value.
 pub fn to_json_string(value: &Variant) -> String {
-    serde_json::to_string(&Json(value)).expect("the JSON form has only string keys")
+    let mut buf = Vec::new();
+    write::append(&mut buf, value);
+    String::from_utf8(buf).expect("JSON text is UTF-8")
 }
 
 /// Writes the JSON text of `value` to `w` (no newline).
-pub fn write_json<W: std::io::Write>(w: W, value: &Variant) -> std::io::Result<()> {
-    serde_json::to_writer(w, &Json(value)).map_err(std::io::Error::from)
+pub fn write_json<W: std::io::Write>(mut w: W, value: &Variant) -> std::io::Result<()> {
+    let mut buf = Vec::new();
+    write::append(&mut buf, value);
+    w.write_all(&buf)
+}
+
+/// Appends the JSON text of `value` to `buf` (no newline): the fastest way to write many
+/// values (`gdvariant decode --format json` fills one buffer with a batch of them).
+///
+/// ```
+/// use gdvariant::{json, Variant};
+/// let mut buf = b"[".to_vec();
+/// json::append_json(&mut buf, &Variant::Int(7));
+/// assert_eq!(buf, br#"[{"type":"Int","value":7}"#);
+/// ```
+pub fn append_json(buf: &mut Vec<u8>, value: &Variant) {
+    write::append(buf, value)
 }
 
 /// The value a JSON document describes (the inverse of [`to_json`]).

@@ -1,9 +1,12 @@
 //! Writing the JSON form: a value as `serde` sees it, math values in the shape of their struct.
 
 use super::*;
+use serde_json::ser::Formatter;
+use std::io::Write;
 
 /// The one definition of the JSON form's shape: a value as `serde` sees it.
-/// [`to_json`], [`to_json_string`] and [`write_json`] all serialize through it.
+/// [`to_json`] serializes through it; [`to_json_string`], [`write_json`] and [`append_json`]
+/// write the same text without serde (`append`, below).
 ///
 /// Serializing recurses once per nesting level; each container level first makes sure the
 /// stack has room (growing it on demand), so any value the decoder accepts serializes.
@@ -261,6 +264,423 @@ impl Serialize for Shaped<'_> {
                 }
                 m.end()
             }
+        }
+    }
+}
+
+/// Appends the JSON text of `value` to `out`: byte for byte what serde_json writes for
+/// [`Json`] (`tests/json_writer.rs` holds the two together on every fixture), but written
+/// straight into the buffer. `decode --format json` spends its time here: the constant keys
+/// and kind names are copied as they are instead of escaped one byte at a time, math values
+/// are read into a stack array instead of a `Vec`, and numbers go through serde_json's own
+/// formatter (so a real prints exactly as serde_json prints it).
+pub(super) fn append(out: &mut Vec<u8>, value: &Variant) {
+    match value {
+        Variant::Array(_) | Variant::Dictionary(_) | Variant::Object(Object::Full(_)) => {
+            grow(|| append_here(out, value))
+        }
+        _ => append_here(out, value),
+    }
+}
+
+/// serde_json's formatter for numbers and escapes; it keeps no state.
+type Fmt = serde_json::ser::CompactFormatter;
+
+/// `{"type":"KIND"` of each kind, by its discriminant: most values are small, and one copy
+/// of this beats four pushes (kind names are identifiers: nothing to escape).
+fn head(kind: Kind) -> &'static [u8] {
+    static HEADS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    let heads = HEADS.get_or_init(|| {
+        let mut heads = vec![
+            Vec::new();
+            Kind::ALL
+                .len()
+                .max(1 + Kind::ALL.iter().map(|&k| k as usize).max().unwrap_or(0))
+        ];
+        for &k in Kind::ALL {
+            heads[k as usize] = format!("{{\"type\":\"{}\"", k.name()).into_bytes();
+        }
+        heads
+    });
+    &heads[kind as usize]
+}
+
+fn append_here(out: &mut Vec<u8>, v: &Variant) {
+    out.extend_from_slice(head(v.kind()));
+    let key = |out: &mut Vec<u8>, k: &str| {
+        out.extend_from_slice(b",\"");
+        out.extend_from_slice(k.as_bytes());
+        out.extend_from_slice(b"\":");
+    };
+    match v {
+        Variant::Nil | Variant::Callable => {}
+        Variant::Bool(b) => {
+            key(out, "value");
+            out.extend_from_slice(if *b { b"true" } else { b"false" });
+        }
+        Variant::Int(i) => {
+            key(out, "value");
+            int(out, *i);
+        }
+        Variant::Float(f) => {
+            key(out, "value");
+            real(out, *f);
+        }
+        Variant::String(x) => {
+            key(out, "value");
+            string(out, x);
+        }
+        Variant::StringName(x) => {
+            key(out, "value");
+            string(out, &x.0);
+        }
+        Variant::NodePath(p) => {
+            key(out, "value");
+            out.extend_from_slice(b"{\"names\":");
+            seq(out, &p.names, |out, s| string(out, s));
+            out.extend_from_slice(b",\"subnames\":");
+            seq(out, &p.subnames, |out, s| string(out, s));
+            out.extend_from_slice(if p.absolute {
+                b",\"absolute\":true}"
+            } else {
+                b",\"absolute\":false}"
+            });
+        }
+        Variant::Rid(r) => {
+            key(out, "value");
+            unsigned(out, *r);
+        }
+        Variant::Object(o) => {
+            key(out, "value");
+            match o {
+                Object::Null => out.extend_from_slice(b"null"),
+                Object::Id(id) => {
+                    out.extend_from_slice(b"{\"id\":");
+                    unsigned(out, *id);
+                    out.push(b'}');
+                }
+                Object::Full(f) => {
+                    out.extend_from_slice(b"{\"class\":");
+                    string(out, &f.class);
+                    out.extend_from_slice(b",\"properties\":");
+                    seq(out, &f.properties, |out, (name, value)| {
+                        out.push(b'[');
+                        string(out, name);
+                        out.push(b',');
+                        append(out, value);
+                        out.push(b']');
+                    });
+                    out.push(b'}');
+                }
+            }
+        }
+        Variant::Signal(x) => {
+            key(out, "value");
+            out.extend_from_slice(b"{\"name\":");
+            string(out, &x.name);
+            out.extend_from_slice(b",\"object\":");
+            unsigned(out, x.object);
+            out.push(b'}');
+        }
+        Variant::Dictionary(d) => {
+            if let Some(t) = d.typed() {
+                key(out, "key_type");
+                element_type(out, t.key.as_ref());
+                key(out, "value_type");
+                element_type(out, t.value.as_ref());
+            }
+            key(out, "value");
+            seq(out, d.entries(), |out, (k, v)| {
+                out.push(b'[');
+                append(out, k);
+                out.push(b',');
+                append(out, v);
+                out.push(b']');
+            });
+        }
+        Variant::Array(a) => {
+            if let Some(t) = &a.typed {
+                key(out, "element_type");
+                element_type(out, Some(&t.element));
+                if t.pandemonium_packed {
+                    key(out, "pandemonium_packed");
+                    out.extend_from_slice(b"true");
+                }
+            }
+            key(out, "value");
+            seq(out, &a.items, append);
+        }
+        Variant::PackedByteArray(b) => {
+            key(out, "value");
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.reserve(b.len() * 2 + 2);
+            out.push(b'"');
+            for x in b {
+                out.extend_from_slice(&[HEX[usize::from(x >> 4)], HEX[usize::from(x & 15)]]);
+            }
+            out.push(b'"');
+        }
+        Variant::PackedInt32Array(x) => {
+            key(out, "value");
+            seq(out, x, |out, i| {
+                let _ = Fmt {}.write_i32(out, *i);
+            });
+        }
+        Variant::PackedInt64Array(x) => {
+            key(out, "value");
+            seq(out, x, |out, i| int(out, *i));
+        }
+        Variant::PackedFloat32Array(x) => {
+            key(out, "value");
+            seq(out, x, |out, f| real32(out, *f));
+        }
+        Variant::PackedFloat64Array(x) => {
+            key(out, "value");
+            seq(out, x, |out, f| real(out, *f));
+        }
+        Variant::PackedStringArray(x) => {
+            key(out, "value");
+            seq(out, x, |out, s| string(out, s));
+        }
+        // Math values and packed arrays of them: the shape of their components, as `Shaped`.
+        _ => {
+            if let Some(f) = v.as_fixed() {
+                key(out, "value");
+                let (values, n) = scalars(|g| f.visit(g));
+                shaped(out, shape_of(f.kind()), f.components(), &values[..n]);
+            } else if let Some(p) = v.as_packed() {
+                key(out, "value");
+                let (shape, comps) = (shape_of(p.element()), p.components());
+                out.push(b'[');
+                for i in 0..p.len() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    let (values, n) = scalars(|g| p.visit_element(i, g));
+                    shaped(out, shape, comps, &values[..n]);
+                }
+                out.push(b']');
+            }
+        }
+    }
+    out.push(b'}');
+}
+
+/// The components one `visit` gives, in a stack array (a `Projection`'s 16 at most).
+fn scalars(visit: impl FnOnce(&mut dyn FnMut(f64))) -> ([f64; 16], usize) {
+    let mut values = [0.0; 16];
+    let mut n = 0;
+    visit(&mut |x| {
+        if let Some(slot) = values.get_mut(n) {
+            *slot = x;
+        }
+        n += 1;
+    });
+    (values, n.min(16))
+}
+
+/// `[a,b,…]`, each element through `f`.
+fn seq<T>(out: &mut Vec<u8>, items: &[T], mut f: impl FnMut(&mut Vec<u8>, &T)) {
+    out.push(b'[');
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        f(out, x);
+    }
+    out.push(b']');
+}
+
+/// As [`I`] serializes.
+fn int(out: &mut Vec<u8>, i: i64) {
+    if (-SAFE_INT..=SAFE_INT).contains(&i) {
+        let _ = Fmt {}.write_i64(out, i);
+    } else {
+        out.push(b'"');
+        let _ = Fmt {}.write_i64(out, i);
+        out.push(b'"');
+    }
+}
+
+/// As [`U`] serializes.
+fn unsigned(out: &mut Vec<u8>, u: u64) {
+    if u <= SAFE_INT as u64 {
+        let _ = Fmt {}.write_u64(out, u);
+    } else {
+        out.push(b'"');
+        let _ = Fmt {}.write_u64(out, u);
+        out.push(b'"');
+    }
+}
+
+/// As [`R`] serializes.
+fn real(out: &mut Vec<u8>, f: f64) {
+    if f.is_nan() {
+        match f.to_bits() {
+            NAN64 => out.extend_from_slice(b"\"nan\""),
+            b if b == NAN64 | SIGN64 => out.extend_from_slice(b"\"-nan\""),
+            b => {
+                let _ = write!(out, "\"nan:{b:#018x}\"");
+            }
+        }
+    } else if f.is_infinite() {
+        out.extend_from_slice(if f > 0.0 { b"\"inf\"" } else { b"\"-inf\"" });
+    } else if f.fract() == 0.0 && f.abs() < 1e15 && f != 0.0 {
+        // Whole numbers (most reals in games: 100.0, positions on a grid) print as their
+        // digits and `.0`, which is what serde_json's shortest-digits formatter gives below
+        // 1e16 (fixed notation; every integer there is exact, so its digits are the
+        // shortest); integer formatting is several times cheaper. Zero keeps its sign
+        // through the formatter. The `whole_reals_print_as_serde_json_does` test holds it.
+        let _ = Fmt {}.write_i64(out, f as i64);
+        out.extend_from_slice(b".0");
+    } else {
+        let _ = Fmt {}.write_f64(out, f);
+    }
+}
+
+/// As [`R32`] serializes.
+fn real32(out: &mut Vec<u8>, f: f32) {
+    if f.is_nan() {
+        match f.to_bits() {
+            NAN32 => out.extend_from_slice(b"\"nan\""),
+            b if b == NAN32 | SIGN32 => out.extend_from_slice(b"\"-nan\""),
+            b => {
+                let _ = write!(out, "\"nan:{b:#010x}\"");
+            }
+        }
+    } else {
+        real(out, f64::from(f));
+    }
+}
+
+/// A JSON string: the text between quotes copied in runs, the few bytes JSON must escape
+/// written by serde_json's formatter (so escapes look exactly as serde_json writes them).
+fn string(out: &mut Vec<u8>, s: &str) {
+    use serde_json::ser::CharEscape;
+    let bytes = s.as_bytes();
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    let mut start = 0;
+    // One table look-up per byte: most strings (keys, names) have nothing to escape.
+    for (i, &b) in bytes.iter().enumerate() {
+        if !ESCAPED[usize::from(b)] {
+            continue;
+        }
+        let escape = match b {
+            b'"' => CharEscape::Quote,
+            b'\\' => CharEscape::ReverseSolidus,
+            0x08 => CharEscape::Backspace,
+            0x0c => CharEscape::FormFeed,
+            b'\n' => CharEscape::LineFeed,
+            b'\r' => CharEscape::CarriageReturn,
+            b'\t' => CharEscape::Tab,
+            _ => CharEscape::AsciiControl(b),
+        };
+        out.extend_from_slice(&bytes[start..i]);
+        let _ = Fmt {}.write_char_escape(out, escape);
+        start = i + 1;
+    }
+    out.extend_from_slice(&bytes[start..]);
+    out.push(b'"');
+}
+
+/// The bytes a JSON string escapes: control characters, `"` and `\\` (not DEL, not `/`: as
+/// serde_json).
+static ESCAPED: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = true;
+        i += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
+/// As [`ElementJ`] serializes.
+fn element_type(out: &mut Vec<u8>, t: Option<&ElementType>) {
+    let (k, v) = match t {
+        None => return out.extend_from_slice(b"null"),
+        Some(ElementType::Builtin(k)) => ("builtin", k.name()),
+        Some(ElementType::Class(c)) => ("class", c.as_str()),
+        Some(ElementType::Script(p)) => ("script", p.as_str()),
+    };
+    out.extend_from_slice(b"{\"");
+    out.extend_from_slice(k.as_bytes());
+    out.extend_from_slice(b"\":");
+    string(out, v);
+    out.push(b'}');
+}
+
+/// As [`Shaped`] serializes.
+fn shaped(out: &mut Vec<u8>, shape: &Tree, comps: &[Component], values: &[f64]) {
+    match shape {
+        Tree::Scalar(i) => {
+            let x = values.get(*i).copied().unwrap_or_default();
+            match comps.get(*i).map(|c| c.scalar) {
+                Some(Scalar::I32) => {
+                    let _ = Fmt {}.write_i32(out, x as i32);
+                }
+                Some(Scalar::F32) => real32(out, f32::from_bits(real_to_f32_bits(x))),
+                _ => real(out, x),
+            }
+        }
+        Tree::Array(items) => seq(out, items, |out, n| shaped(out, n, comps, values)),
+        flat @ Tree::Struct(fields) if flat.is_flat() => {
+            seq(out, fields, |out, (_, n)| shaped(out, n, comps, values))
+        }
+        Tree::Struct(fields) => {
+            out.push(b'{');
+            for (i, (name, n)) in fields.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                string(out, name);
+                out.push(b':');
+                shaped(out, n, comps, values);
+            }
+            out.push(b'}');
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fast path for whole reals writes what serde_json's own formatter writes, on each
+    /// side of every power of ten and two it covers and around its edges.
+    #[test]
+    fn whole_reals_print_as_serde_json_does() {
+        let mut cases: Vec<f64> = (-100_000..=100_000).map(|i| i as f64).collect();
+        for e in 0..=16 {
+            let p = 10f64.powi(e);
+            cases.extend([p - 1.0, p, p + 1.0, 3.0 * p, 9.0 * p]);
+        }
+        for e in 0..=53 {
+            let p = (1u64 << e) as f64;
+            cases.extend([p - 1.0, p, p + 1.0]);
+        }
+        cases.extend([
+            1e15 - 2.0,
+            999_999_999_999_999.0,
+            0.0,
+            -0.0,
+            0.5,
+            -1.5,
+            1e-7,
+        ]);
+        for x in cases.iter().flat_map(|&x| [x, -x]) {
+            let mut ours = Vec::new();
+            real(&mut ours, x);
+            let mut theirs = Vec::new();
+            Fmt {}.write_f64(&mut theirs, x).unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&ours),
+                String::from_utf8_lossy(&theirs),
+                "{x:?}"
+            );
         }
     }
 }

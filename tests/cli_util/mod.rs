@@ -31,8 +31,18 @@ impl From<Output> for Run {
 
 /// Runs `gdvariant ARGS` with `stdin` as standard input.
 pub fn run(args: &[&str], stdin: &[u8]) -> Run {
+    run_with(args, stdin, &[])
+}
+
+/// Runs `gdvariant ARGS` with no input and `env` set (`RAYON_NUM_THREADS`).
+pub fn run_env(args: &[&str], env: &[(&str, &str)]) -> Run {
+    run_with(args, b"", env)
+}
+
+fn run_with(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_gdvariant"))
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
