@@ -89,7 +89,7 @@ pub fn write_json<W: std::io::Write>(w: W, value: &Variant) -> std::io::Result<(
 /// The value a JSON document describes (the inverse of [`to_json`]).
 pub fn from_json(json: &Value) -> Result<Variant, JsonError> {
     Reader {
-        path: vec!["$".into()],
+        path: path::Path::root(),
     }
     .value(json)
 }
@@ -174,6 +174,7 @@ pub fn kind_named(name: &str) -> Option<Kind> {
 }
 
 /// Walks a document, keeping the jq-style path for errors.
+mod path;
 mod read;
 mod seed;
 mod stream;

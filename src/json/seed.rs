@@ -8,6 +8,7 @@
 //! the tree reader makes before looking inside a container (its `element_type`, a pair's
 //! length) replace a mistake found inside it.
 
+use super::path::{Path, Seg};
 use super::*;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::fmt;
@@ -17,7 +18,7 @@ pub(super) fn read_document(text: &str) -> Result<Variant, JsonError> {
     let mut de = serde_json::Deserializer::from_str(text);
     de.disable_recursion_limit();
     let mut st = State {
-        path: vec!["$".into()],
+        path: Path::root(),
         error: None,
         reparse: false,
     };
@@ -40,7 +41,7 @@ pub(super) fn read_document(text: &str) -> Result<Variant, JsonError> {
 /// What the read carries down the document.
 struct State {
     /// Where the read is, jq-style, spelled as [`Reader`] spells it.
-    path: Vec<String>,
+    path: Path,
     /// The first mistake, as the tree reader reports it; once set, the rest is only parsed.
     error: Option<JsonError>,
     /// A container object repeated its `type` or `value` key (see [`read_document`]).
@@ -55,7 +56,7 @@ impl State {
 
     /// Records a mistake at the current path.
     fn fail(&mut self, message: &str) {
-        let path = self.path.concat();
+        let path = self.path.spelled();
         self.error.get_or_insert_with(|| JsonError {
             path,
             message: message.into(),
@@ -89,10 +90,10 @@ impl State {
     /// Reads the element that `next` reads, with `seg` pushed onto the path.
     fn at<T, E>(
         &mut self,
-        seg: String,
+        seg: impl Into<Seg>,
         next: impl FnOnce(&mut Self) -> Result<T, E>,
     ) -> Result<T, E> {
-        self.path.push(seg);
+        self.path.push(seg.into());
         let r = grow(|| next(self));
         self.path.pop();
         r
@@ -254,9 +255,7 @@ fn container<'de, A: MapAccess<'de>>(
         match k {
             Key::Value if built.is_none() => {
                 let dict = kind == Kind::Dictionary;
-                built = Some(st.at(".value".into(), |st| {
-                    map.next_value_seed(ItemsSeed { st, dict })
-                })?);
+                built = Some(st.at(".value", |st| map.next_value_seed(ItemsSeed { st, dict }))?);
             }
             Key::Type | Key::Value => {
                 st.reparse = true;
@@ -290,7 +289,7 @@ fn container<'de, A: MapAccess<'de>>(
         }
         _ => {
             // No `value`: the tree reader reads `null` there.
-            st.at(".value".into(), |st| {
+            st.at(".value", |st| {
                 st.fail(NOT_AN_ARRAY);
                 Ok::<_, A::Error>(())
             })?;
@@ -347,9 +346,7 @@ impl<'de> Visitor<'de> for Items<'_> {
             let mut d = Dictionary::new();
             // Dictionary::insert keeps the engine's rule (a repeated key replaces the value
             // in place) and indexes the keys once there are a few, so this stays linear.
-            while let Some(pair) =
-                st.at(format!("[{i}]"), |st| seq.next_element_seed(PairSeed(st)))?
-            {
+            while let Some(pair) = st.at(i, |st| seq.next_element_seed(PairSeed(st)))? {
                 if let (Some((k, v)), false) = (pair, st.done()) {
                     d.insert(k, v);
                 }
@@ -358,9 +355,7 @@ impl<'de> Visitor<'de> for Items<'_> {
             Ok(Built::Entries(d))
         } else {
             let mut items = Vec::new();
-            while let Some(v) = st.at(format!("[{i}]"), |st| {
-                seq.next_element_seed(VariantSeed(st))
-            })? {
+            while let Some(v) = st.at(i, |st| seq.next_element_seed(VariantSeed(st)))? {
                 if !st.done() {
                     items.push(v);
                 }
@@ -407,9 +402,7 @@ impl<'de> Visitor<'de> for PairSeed<'_> {
         loop {
             let more = match pair.get_mut(n) {
                 Some(slot) => st
-                    .at(format!("[{n}]"), |st| {
-                        seq.next_element_seed(VariantSeed(st))
-                    })?
+                    .at(n, |st| seq.next_element_seed(VariantSeed(st)))?
                     .map(|v| *slot = v)
                     .is_some(),
                 None => seq.next_element::<Skip>()?.is_some(),
@@ -422,7 +415,7 @@ impl<'de> Visitor<'de> for PairSeed<'_> {
         if n != 2 {
             // The tree reader checks the length before the key.
             st.error = Some(JsonError {
-                path: st.path.concat(),
+                path: st.path.spelled(),
                 message: "expected [KEY, VALUE]".into(),
             });
             return Ok(None);
