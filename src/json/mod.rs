@@ -167,10 +167,17 @@ fn hex(b: &[u8]) -> String {
 
 /// The kind named `name` (as [`Kind::name`] spells it, any case).
 pub fn kind_named(name: &str) -> Option<Kind> {
-    Kind::ALL
-        .iter()
-        .copied()
-        .find(|k| k.name().eq_ignore_ascii_case(name))
+    // Every value object names its kind: names spelled as we write them are looked up in a
+    // table (a scan of every kind's name was 5% of reading a big Dictionary), others scanned.
+    type Names = hashbrown::HashMap<&'static str, Kind, rustc_hash::FxBuildHasher>;
+    static NAMES: std::sync::OnceLock<Names> = std::sync::OnceLock::new();
+    let names = NAMES.get_or_init(|| Kind::ALL.iter().map(|&k| (k.name(), k)).collect());
+    names.get(name).copied().or_else(|| {
+        Kind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.name().eq_ignore_ascii_case(name))
+    })
 }
 
 /// Walks a document, keeping the jq-style path for errors.

@@ -10,6 +10,17 @@ pub(super) struct Reader {
 
 type Res<T> = Result<T, JsonError>;
 
+/// The value of a `String` or `StringName` object whose `value` is the JSON string `s`
+/// (`None` for other kinds): the streaming reader builds string leaves from the parser's
+/// borrowed text with it, without a `Value` in between.
+pub(super) fn text_value(kind: Kind, s: &str) -> Option<Variant> {
+    match kind {
+        Kind::String => Some(Variant::String(s.into())),
+        Kind::StringName => Some(Variant::StringName(StringName(s.into()))),
+        _ => None,
+    }
+}
+
 impl Reader {
     fn err<T>(&self, message: impl Into<String>) -> Res<T> {
         Err(JsonError {
@@ -68,8 +79,10 @@ impl Reader {
             },
             Kind::Int => Variant::Int(self.int(v)?),
             Kind::Float => Variant::Float(self.real(v)?),
-            Kind::String => Variant::String(self.string(v)?.into()),
-            Kind::StringName => Variant::StringName(StringName(self.string(v)?.into())),
+            Kind::String | Kind::StringName => match v.as_str().and_then(|s| text_value(kind, s)) {
+                Some(v) => v,
+                None => return self.err("expected a string"),
+            },
             Kind::NodePath => Variant::NodePath(Box::new(match v {
                 Value::String(s) => NodePath::parse(s),
                 _ => {

@@ -9,6 +9,7 @@
 //! length) replace a mistake found inside it.
 
 use super::path::{Path, Seg};
+use super::read::text_value;
 use super::*;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::fmt;
@@ -166,15 +167,19 @@ impl<'de> Visitor<'de> for VariantSeed<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Variant, A::Error> {
         let st = self.0;
         let mut obj = Map::new();
-        // Our writer puts `type` first: then a container streams its value. Anything else
-        // (hand-written JSON, or a type only the tree reader can judge) is gathered whole.
+        // Our writer puts `type` first: then a container streams its value and a leaf's
+        // value is read as it comes. Anything else (hand-written JSON, or a type only the
+        // tree reader can judge) is gathered whole. A known type name is not kept in `obj`:
+        // nothing reads it there (a later `type` key sends the object to the tree reader
+        // with that one).
         let kind = match map.next_key_seed(KeySeed)? {
-            Some(Key::Type) => {
-                let t: Value = map.next_value()?;
-                let kind = t.as_str().and_then(kind_named);
-                obj.insert("type".into(), t);
-                kind
-            }
+            Some(Key::Type) => match map.next_value_seed(PickSeed(kind_named))? {
+                Picked::Taken(kind) => Some(kind),
+                Picked::Json(t) => {
+                    obj.insert("type".into(), t);
+                    None
+                }
+            },
             Some(k) => {
                 let v = map.next_value()?;
                 obj.insert(k.name(), v);
@@ -193,24 +198,29 @@ impl<'de> Visitor<'de> for VariantSeed<'_> {
 }
 
 /// The rest of a value object of any other type, whose `type` was read: its `value` goes
-/// straight to [`Reader`]'s conversion, without a map of the object.
+/// straight to [`Reader`]'s conversion, without a map of the object (a string for a
+/// `String` or `StringName` straight from the parser's text).
 fn leaf<'de, A: MapAccess<'de>>(
     st: &mut State,
     kind: Kind,
     mut obj: Map<String, Value>,
     mut map: A,
 ) -> Result<Variant, A::Error> {
-    let mut value = Value::Null;
+    let mut value = Picked::Json(Value::Null);
     while let Some(k) = map.next_key_seed(KeySeed)? {
         match k {
             // Repeated, the last one counts, as in the tree.
-            Key::Value => value = map.next_value()?,
+            Key::Value => value = map.next_value_seed(PickSeed(|s: &str| text_value(kind, s)))?,
             Key::Other(name) => {
                 let v = map.next_value()?;
                 obj.insert(name, v);
             }
             Key::Type => {
                 // The type may change to anything: the tree reader judges the whole object.
+                let value = match value {
+                    Picked::Taken(v) => Value::String(v.as_str().unwrap_or_default().into()),
+                    Picked::Json(v) => v,
+                };
                 obj.insert("value".into(), value);
                 let t = map.next_value()?;
                 obj.insert("type".into(), t);
@@ -218,6 +228,11 @@ fn leaf<'de, A: MapAccess<'de>>(
             }
         }
     }
+    let value = match value {
+        // What the payload's conversion gives for that string (see `text_value`).
+        Picked::Taken(v) => return Ok(v),
+        Picked::Json(v) => v,
+    };
     let mut r = Reader {
         path: std::mem::take(&mut st.path),
     };
@@ -509,5 +524,62 @@ impl<'de> Visitor<'de> for Skip {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Skip, A::Error> {
         while map.next_entry::<Skip, Skip>()?.is_some() {}
         Ok(Skip)
+    }
+}
+
+/// A JSON value as a `Value`, or what `F` makes of it when it is a string that `F` takes,
+/// without a `Value` (and its allocation) in between.
+struct PickSeed<F>(F);
+
+enum Picked<T> {
+    Taken(T),
+    Json(Value),
+}
+
+impl<'de, T, F: FnOnce(&str) -> Option<T>> DeserializeSeed<'de> for PickSeed<F> {
+    type Value = Picked<T>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Picked<T>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+/// Builds the `Value` as serde_json's own `Value` visitor does.
+impl<'de, T, F: FnOnce(&str) -> Option<T>> Visitor<'de> for PickSeed<F> {
+    type Value = Picked<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Picked<T>, E> {
+        Ok(match (self.0)(s) {
+            Some(t) => Picked::Taken(t),
+            None => Picked::Json(Value::String(s.into())),
+        })
+    }
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Picked<T>, E> {
+        Ok(Picked::Json(Value::Bool(b)))
+    }
+    fn visit_i64<E: de::Error>(self, i: i64) -> Result<Picked<T>, E> {
+        Ok(Picked::Json(Value::from(i)))
+    }
+    fn visit_u64<E: de::Error>(self, u: u64) -> Result<Picked<T>, E> {
+        Ok(Picked::Json(Value::from(u)))
+    }
+    fn visit_f64<E: de::Error>(self, x: f64) -> Result<Picked<T>, E> {
+        Ok(Picked::Json(
+            serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number),
+        ))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Picked<T>, E> {
+        Ok(Picked::Json(Value::Null))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Picked<T>, A::Error> {
+        let v = de::Deserialize::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
+        Ok(Picked::Json(v))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Picked<T>, A::Error> {
+        let v = de::Deserialize::deserialize(de::value::MapAccessDeserializer::new(map))?;
+        Ok(Picked::Json(v))
     }
 }
