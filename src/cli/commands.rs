@@ -375,7 +375,11 @@ pub fn encode(a: EncodeArgs) -> Result<(), Failure> {
                     e.utf8_error().valid_up_to()
                 ))
             })?;
-            for (i, v) in text::from_text(&s, dialect)?.iter().enumerate() {
+            let values = text::from_text(&s, dialect)?;
+            // The text is not needed once parsed: freed before the bytes are made, the peak
+            // is the larger of text + values and values + bytes, not their sum.
+            drop(s);
+            for (i, v) in values.iter().enumerate() {
                 put(i + 1, v, &mut sink)?;
             }
         }
