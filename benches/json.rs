@@ -1,7 +1,15 @@
-//! Reading the JSON form of a 100,000-entry Dictionary (what `gdvariant encode --from json` does per document).
+//! Reading one big Dictionary from JSON and from the engine's text form and encoding it, at 80,000 and 1,000,000 entries (what `gdvariant encode --from json|text` does), with the 80k/1M time ratio.
+//!
+//! `cargo bench --bench json` (about a minute); `cargo bench --bench json -- json/` for one
+//! form. A linear build makes the 80k run about 8% of the 1M one (80,000 / 1,000,000).
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{black_box, criterion_group, BenchmarkId, Criterion, SamplingMode};
+use gdvariant::{encode, json, text, Dialect, EncodeOptions};
+use std::time::Duration;
 
+const SIZES: [usize; 2] = [80_000, 1_000_000];
+
+/// The JSON that `gdvariant decode --format json` prints for `{"key_0": 0, …}`.
 fn dictionary_json(n: usize) -> String {
     let entries: Vec<String> = (0..n)
         .map(|i| format!(r#"[{{"type":"String","value":"key_{i}"}},{{"type":"Int","value":{i}}}]"#))
@@ -9,17 +17,86 @@ fn dictionary_json(n: usize) -> String {
     format!(r#"{{"type":"Dictionary","value":[{}]}}"#, entries.join(","))
 }
 
-fn read(c: &mut Criterion) {
-    let text = dictionary_json(100_000);
-    c.bench_function("json read 100k-entry Dictionary", |b| {
-        b.iter(|| gdvariant::json::from_json_str(&text).expect("valid"))
-    });
+/// The same Dictionary as Godot 4's `var_to_str` lays it out: one entry per line.
+fn dictionary_text(n: usize) -> String {
+    let entries: Vec<String> = (0..n).map(|i| format!("\"key_{i}\": {i}")).collect();
+    format!("{{\n{}\n}}\n", entries.join(",\n"))
 }
 
-criterion_group! {
-    name = benches;
-    // A read is tens of milliseconds: a few samples say enough.
-    config = Criterion::default().sample_size(10);
-    targets = read
+/// Encodes every value read, as the command does.
+fn encode_all(values: impl IntoIterator<Item = gdvariant::Variant>) -> usize {
+    let opts = EncodeOptions::default();
+    values
+        .into_iter()
+        .map(|v| encode(&v, Dialect::Godot4, &opts).expect("encodes").len())
+        .sum()
 }
-criterion_main!(benches);
+
+fn build(c: &mut Criterion) {
+    let mut group = c.benchmark_group("encode_from");
+    // A 1M-entry read is about a second: one read per sample, few samples.
+    group
+        .sampling_mode(SamplingMode::Flat)
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1));
+    for n in SIZES {
+        // Ten reads of 1M entries take what they take; say so rather than be warned.
+        group.measurement_time(Duration::from_secs(if n > 100_000 { 20 } else { 3 }));
+        let doc = dictionary_json(n);
+        group.bench_with_input(BenchmarkId::new("json", n), &doc, |b, doc| {
+            b.iter(|| {
+                let values =
+                    json::read_values(black_box(doc.as_bytes())).map(|v| v.expect("valid"));
+                encode_all(values)
+            })
+        });
+        drop(doc);
+        let doc = dictionary_text(n);
+        group.bench_with_input(BenchmarkId::new("text", n), &doc, |b, doc| {
+            b.iter(|| {
+                encode_all(text::from_text_many(black_box(doc), Dialect::Godot4).expect("valid"))
+            })
+        });
+    }
+    group.finish();
+}
+
+/// The mean time of one benchmark from criterion's own estimates, if it ran since `started`
+/// (a filter may have left it out, and an older run's estimates say nothing of this one).
+fn mean_seconds(form: &str, n: usize, started: std::time::SystemTime) -> Option<f64> {
+    let dir = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+        || std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target"),
+        std::path::PathBuf::from,
+    );
+    let file = dir.join(format!(
+        "criterion/encode_from/{form}/{n}/new/estimates.json"
+    ));
+    if std::fs::metadata(&file).ok()?.modified().ok()? < started {
+        return None;
+    }
+    let text = std::fs::read_to_string(file).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    Some(v["mean"]["point_estimate"].as_f64()? / 1e9)
+}
+
+criterion_group!(benches, build);
+
+fn main() {
+    let started = std::time::SystemTime::now();
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+    for form in ["json", "text"] {
+        if let (Some(small), Some(big)) = (
+            mean_seconds(form, SIZES[0], started),
+            mean_seconds(form, SIZES[1], started),
+        ) {
+            println!(
+                "encode_from/{form}: {small:.3} s at {}, {big:.3} s at {}: ratio {:.1}% (linear: {:.1}%)",
+                SIZES[0],
+                SIZES[1],
+                100.0 * small / big,
+                100.0 * SIZES[0] as f64 / SIZES[1] as f64
+            );
+        }
+    }
+}

@@ -380,14 +380,16 @@ impl Migrator {
             let key_path = format!("{path}[{i}](key)");
             let k2 = self.value(k, &key_path);
             let v2 = self.value(v, &format!("{path}{}", key_segment(k, i)));
-            if out.get(&k2).is_some() {
+            // A key already there replaces its value and leaves the length: one lookup.
+            let before = out.len();
+            out.insert(k2, v2);
+            if out.len() == before {
                 self.lose(
                     &key_path,
                     "a key that became equal to an earlier key",
                     "one entry (the later value wins)",
                 );
             }
-            out.insert(k2, v2);
         }
         if let Some(t) = d.typed() {
             if self.to.feature(Feature::TypedDictionary) {

@@ -334,3 +334,37 @@ fn framing_help_is_true_for_each_command() {
         }
     }
 }
+
+/// Keys that become equal in the target (`&"a"` and `"a"`: Godot 3 has no StringName) are one
+/// entry there, as the engine's `d[key] = value` leaves them: at the first key's place, with
+/// the later value; the report names the later key.
+#[test]
+fn keys_that_become_equal_keep_the_first_place_and_the_later_value() {
+    use gdvariant::{Dictionary, StringName, Variant};
+    let mut d = Dictionary::new();
+    d.insert(Variant::StringName(StringName("a".into())), Variant::Int(1));
+    d.insert(Variant::Int(5), Variant::Int(50));
+    d.insert(Variant::String("a".into()), Variant::Int(2));
+    let (v, report) = migrate(
+        &Variant::Dictionary(d),
+        Target::new(Dialect::Godot4, Some(G4)),
+        Target::new(Dialect::Godot3, Some(G3)),
+    );
+    let Variant::Dictionary(out) = v else {
+        panic!("not a Dictionary: {v:?}")
+    };
+    assert_eq!(
+        out.entries(),
+        &[
+            (Variant::String("a".into()), Variant::Int(2)),
+            (Variant::Int(5), Variant::Int(50)),
+        ]
+    );
+    let collapsed: Vec<&str> = report
+        .losses
+        .iter()
+        .filter(|l| l.what.contains("became equal"))
+        .map(|l| l.path.as_str())
+        .collect();
+    assert_eq!(collapsed, ["value[2](key)"]);
+}

@@ -68,3 +68,100 @@ fn an_error_inside_a_big_streamed_dictionary_has_the_tree_readers_path() {
         tree(&text).unwrap_err()
     );
 }
+
+/// A reader that hands over one byte per read, so the document splitter meets every buffer
+/// boundary: inside strings, right after an escape, between brackets.
+struct OneByte<'a>(&'a [u8]);
+
+impl std::io::Read for OneByte<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        match (self.0.split_first(), out.first_mut()) {
+            (Some((&b, rest)), Some(slot)) => {
+                *slot = b;
+                self.0 = rest;
+                Ok(1)
+            }
+            _ => Ok(0),
+        }
+    }
+}
+
+#[test]
+fn documents_split_the_same_whatever_the_reads_and_count_lines_across_them() {
+    // Escaped quotes and backslashes before brackets in strings, blank lines, a document
+    // split over lines; the third is bad on its fourth line of the input.
+    let docs = [
+        r#"{"type":"Int","value":1}"#,
+        r#"{"type":"String","value":"a\\\"]}[{\\"}"#,
+        "{\"type\":\"Int\",\n\"value\":\"x\"}",
+    ];
+    let text = format!("\n\n{}\n{} {}\n", docs[0], docs[1], docs[2]);
+    for (name, got) in [
+        (
+            "whole",
+            json::read_values(text.as_bytes()).collect::<Vec<_>>(),
+        ),
+        (
+            "byte by byte",
+            json::read_values(OneByte(text.as_bytes())).collect(),
+        ),
+    ] {
+        assert_eq!(got.len(), 3, "{name}");
+        for (doc, got) in docs.iter().zip(&got).take(2) {
+            assert!(
+                got.as_ref().unwrap().same(&tree(doc).unwrap()),
+                "{name}: {doc}"
+            );
+        }
+        let e = got[2].as_ref().unwrap_err();
+        assert_eq!(e.path, "document 3 (from line 4): $.value", "{name}");
+        assert_eq!(Err(e.message.clone()), tree(docs[2]).map_err(|e| e.message));
+    }
+    // Too deep is refused at the bracket that goes past the bound, with its line.
+    let deep = format!("\n{}", "[".repeat(json::MAX_JSON_DEPTH + 1));
+    let e = json::read_values(OneByte(deep.as_bytes()))
+        .next()
+        .unwrap()
+        .unwrap_err();
+    assert_eq!(e.path, "document 1, line 2");
+}
+
+/// String leaves are built from the parser's text and type names looked up in a table; every
+/// other shape of leaf object still reads as the tree reader reads it.
+#[test]
+fn leaf_objects_of_every_shape_read_as_the_tree_reader_reads_them() {
+    let cases = [
+        r#"{"type":"String","value":"a"}"#,
+        r#"{"type":"StringName","value":"n"}"#,
+        r#"{"type":"string","value":"lower-case type name"}"#,
+        r#"{"type":"STRINGNAME","value":"upper"}"#,
+        r#"{"type":"String","value":"a","value":"the last one counts"}"#,
+        r#"{"type":"String","value":5}"#,
+        r#"{"type":"String","value":[1]}"#,
+        r#"{"type":"String","value":{"x":1}}"#,
+        r#"{"type":"String","value":null}"#,
+        r#"{"type":"String"}"#,
+        r#"{"type":"String","value":"7","type":"Int"}"#,
+        r#"{"type":"String","value":"a","type":"StringName"}"#,
+        r#"{"type":"Int","value":"a","type":"String"}"#,
+        r#"{"type":"Int","value":-3,"extra":true}"#,
+        r#"{"type":"Float","value":1.5}"#,
+        r#"{"type":"Nope","value":1}"#,
+        r#"{"type":5,"value":1}"#,
+        r#"{"type":["String"],"value":"a"}"#,
+        r#"{"type":{"a":1},"value":"a"}"#,
+        r#"{"value":"a","type":"String"}"#,
+        r#"[{"type":"String","value":"in an array"}]"#,
+    ];
+    for text in cases {
+        match (json::from_json_str(text), tree(text)) {
+            (Ok(a), Ok(b)) => assert!(a.same(&b), "{text}: {a:?} vs {b:?}"),
+            (a, b) => assert_eq!(a, b, "{text}"),
+        }
+    }
+    // The ones that must read, read as what they say.
+    let s = json::from_json_str(r#"{"type":"string","value":"x"}"#).unwrap();
+    assert_eq!(s, gdvariant::Variant::String("x".into()));
+    let n = json::from_json_str(r#"{"type":"String","value":"7","type":"Int"}"#).unwrap();
+    assert_eq!(n, gdvariant::Variant::Int(7));
+}

@@ -244,3 +244,40 @@ fn no_input_panics() {
         }
     }
 }
+
+/// Plain strings, integers and blanks are taken from the text a run at a time; positions
+/// after them still count lines and characters (not bytes), and every other form of number
+/// still reads as before.
+#[test]
+fn positions_after_plain_runs_count_characters() {
+    // `x` is the 12th character of the line (é and 漢 are one column each).
+    let e = err("[\"é漢\", 12, x]");
+    assert_eq!((e.line, e.column), (1, 12), "{e}");
+    // A raw line break in a string, blanks of every kind, a comment.
+    let e = err("[\"a\nbc\",\t\r\n ; note\n  -7, x]");
+    assert_eq!((e.line, e.column), (4, 7), "{e}");
+    let e = err("{\"k\": 99999999999999999999}");
+    assert_eq!(
+        (e.line, e.column, e.message.contains("64 bits")),
+        (1, 7, true),
+        "{e}"
+    );
+    assert_eq!(
+        g4("[0, -0, 12, -34, 5.5, -6e2, 7E1, +8, .5, 0x10p0, 9223372036854775807, -9223372036854775808]"),
+        Variant::Array(Array::new(vec![
+            Variant::Int(0),
+            Variant::Int(0),
+            Variant::Int(12),
+            Variant::Int(-34),
+            Variant::Float(5.5),
+            Variant::Float(-600.0),
+            Variant::Float(70.0),
+            Variant::Int(8),
+            Variant::Float(0.5),
+            Variant::Float(16.0),
+            Variant::Int(i64::MAX),
+            Variant::Int(i64::MIN),
+        ]))
+    );
+    assert_eq!(g4("\"tab\\there\""), Variant::String("tab\there".into()));
+}

@@ -603,7 +603,11 @@ fn encode_file(
                     e.utf8_error().valid_up_to()
                 ))
             })?;
-            for (i, v) in text::from_text(&s, out_format.dialect)?.iter().enumerate() {
+            let values = text::from_text(&s, out_format.dialect)?;
+            // The text is not needed once parsed: freed before the bytes are made, the peak
+            // is the larger of text + values and values + bytes, not their sum.
+            drop(s);
+            for (i, v) in values.iter().enumerate() {
                 put(i + 1, v)?;
             }
         }

@@ -106,7 +106,7 @@ pub fn append_json(buf: &mut Vec<u8>, value: &Variant) {
 /// The value a JSON document describes (the inverse of [`to_json`]).
 pub fn from_json(json: &Value) -> Result<Variant, JsonError> {
     Reader {
-        path: vec!["$".into()],
+        path: path::Path::root(),
     }
     .value(json)
 }
@@ -184,13 +184,21 @@ fn hex(b: &[u8]) -> String {
 
 /// The kind named `name` (as [`Kind::name`] spells it, any case).
 pub fn kind_named(name: &str) -> Option<Kind> {
-    Kind::ALL
-        .iter()
-        .copied()
-        .find(|k| k.name().eq_ignore_ascii_case(name))
+    // Every value object names its kind: names spelled as we write them are looked up in a
+    // table (a scan of every kind's name was 5% of reading a big Dictionary), others scanned.
+    type Names = hashbrown::HashMap<&'static str, Kind, rustc_hash::FxBuildHasher>;
+    static NAMES: std::sync::OnceLock<Names> = std::sync::OnceLock::new();
+    let names = NAMES.get_or_init(|| Kind::ALL.iter().map(|&k| (k.name(), k)).collect());
+    names.get(name).copied().or_else(|| {
+        Kind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.name().eq_ignore_ascii_case(name))
+    })
 }
 
 /// Walks a document, keeping the jq-style path for errors.
+mod path;
 mod read;
 mod seed;
 mod stream;

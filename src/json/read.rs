@@ -1,17 +1,30 @@
 //! Reading the JSON form back into a value, with the path of each mistake.
 
+use super::path::{Path, Seg};
 use super::*;
+use std::borrow::Cow;
 
 pub(super) struct Reader {
-    pub(super) path: Vec<String>,
+    pub(super) path: Path,
 }
 
 type Res<T> = Result<T, JsonError>;
 
+/// The value of a `String` or `StringName` object whose `value` is the JSON string `s`
+/// (`None` for other kinds): the streaming reader builds string leaves from the parser's
+/// borrowed text with it, without a `Value` in between.
+pub(super) fn text_value(kind: Kind, s: &str) -> Option<Variant> {
+    match kind {
+        Kind::String => Some(Variant::String(s.into())),
+        Kind::StringName => Some(Variant::StringName(StringName(s.into()))),
+        _ => None,
+    }
+}
+
 impl Reader {
     fn err<T>(&self, message: impl Into<String>) -> Res<T> {
         Err(JsonError {
-            path: self.path.concat(),
+            path: self.path.spelled(),
             message: message.into(),
         })
     }
@@ -19,7 +32,7 @@ impl Reader {
     /// Reads what is at `seg` (one level down, so the stack is grown first if need be).
     pub(super) fn at<T>(
         &mut self,
-        seg: impl Into<String>,
+        seg: impl Into<Seg>,
         f: impl FnOnce(&mut Self) -> Res<T>,
     ) -> Res<T> {
         self.path.push(seg.into());
@@ -66,8 +79,10 @@ impl Reader {
             },
             Kind::Int => Variant::Int(self.int(v)?),
             Kind::Float => Variant::Float(self.real(v)?),
-            Kind::String => Variant::String(self.string(v)?.into()),
-            Kind::StringName => Variant::StringName(StringName(self.string(v)?.into())),
+            Kind::String | Kind::StringName => match v.as_str().and_then(|s| text_value(kind, s)) {
+                Some(v) => v,
+                None => return self.err("expected a string"),
+            },
             Kind::NodePath => Variant::NodePath(Box::new(match v {
                 Value::String(s) => NodePath::parse(s),
                 _ => {
@@ -96,7 +111,7 @@ impl Reader {
                             let a = r.array(r.field(o, "properties")?)?;
                             let mut out = Vec::with_capacity(a.len());
                             for (i, p) in a.iter().enumerate() {
-                                out.push(r.at(format!("[{i}]"), |r| r.pair_named(p))?);
+                                out.push(r.at(i, |r| r.pair_named(p))?);
                             }
                             Ok(out)
                         })?;
@@ -116,7 +131,7 @@ impl Reader {
                 let a = self.array(v)?;
                 let mut entries = Vec::with_capacity(a.len());
                 for (i, p) in a.iter().enumerate() {
-                    entries.push(self.at(format!("[{i}]"), |r| r.pair(p))?);
+                    entries.push(self.at(i, |r| r.pair(p))?);
                 }
                 let mut d: Dictionary = entries.into_iter().collect();
                 d.set_typed(typed);
@@ -127,7 +142,7 @@ impl Reader {
                 let a = self.array(v)?;
                 let mut items = Vec::with_capacity(a.len());
                 for (i, x) in a.iter().enumerate() {
-                    items.push(self.at(format!("[{i}]"), |r| r.value(x))?);
+                    items.push(self.at(i, |r| r.value(x))?);
                 }
                 Variant::Array(Array { items, typed })
             }
@@ -186,9 +201,9 @@ impl Reader {
     }
 
     /// Runs `f` with the path moved from `.value` to a sibling key of the value object.
-    fn at_top<T>(&mut self, key: &str, f: impl FnOnce(&mut Self) -> Res<T>) -> Res<T> {
+    fn at_top<T>(&mut self, key: &'static str, f: impl FnOnce(&mut Self) -> Res<T>) -> Res<T> {
         let saved = self.path.pop();
-        let r = self.at(format!(".{key}"), f);
+        let r = self.at(Seg::Field(Cow::Borrowed(key)), f);
         if let Some(s) = saved {
             self.path.push(s);
         }
@@ -217,7 +232,7 @@ impl Reader {
         let a = self.array(v)?;
         let mut out = Vec::with_capacity(a.len());
         for (i, x) in a.iter().enumerate() {
-            out.push(self.at(format!("[{i}]"), |r| f(r, x))?);
+            out.push(self.at(i, |r| f(r, x))?);
         }
         Ok(out)
     }
@@ -275,7 +290,7 @@ impl Reader {
             let items = self.array(v)?;
             let mut vals = vec![0.0; n * items.len()];
             for (i, (x, out)) in items.iter().zip(vals.chunks_mut(n)).enumerate() {
-                self.at(format!("[{i}]"), |r| r.shaped(shape, comps, x, out))?;
+                self.at(i, |r| r.shaped(shape, comps, x, out))?;
             }
             packed_from(kind, items.len(), &mut |i| {
                 vals.get(i).copied().unwrap_or_default()
@@ -358,7 +373,7 @@ impl Reader {
             Tree::Struct(fields) if !shape.is_flat() => {
                 let o = self.object(v)?;
                 for (name, n) in fields {
-                    self.at(format!(".{name}"), |r| {
+                    self.at(Seg::Field(Cow::Borrowed(name)), |r| {
                         let x = r.field(o, name)?;
                         r.shaped(n, comps, x, out)
                     })?;
@@ -387,7 +402,7 @@ impl Reader {
                     return self.err(format!("expected {} {what}", items.len()));
                 }
                 for (i, (n, x)) in items.iter().zip(a).enumerate() {
-                    self.at(format!("[{i}]"), |r| r.shaped(n, comps, x, out))?;
+                    self.at(i, |r| r.shaped(n, comps, x, out))?;
                 }
             }
         }
@@ -435,7 +450,7 @@ impl Reader {
             Value::Null => Ok(None),
             Value::Object(o) if o.len() == 1 => {
                 let (k, v) = o.iter().next().expect("one entry");
-                let s = self.at(format!(".{k}"), |r| r.string(v))?;
+                let s = self.at(Seg::Field(k.clone().into()), |r| r.string(v))?;
                 match k.as_str() {
                     "builtin" => match kind_named(&s) {
                         Some(kind) => Ok(Some(ElementType::Builtin(kind))),

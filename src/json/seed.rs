@@ -8,6 +8,8 @@
 //! the tree reader makes before looking inside a container (its `element_type`, a pair's
 //! length) replace a mistake found inside it.
 
+use super::path::{Path, Seg};
+use super::read::text_value;
 use super::*;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::fmt;
@@ -17,7 +19,7 @@ pub(super) fn read_document(text: &str) -> Result<Variant, JsonError> {
     let mut de = serde_json::Deserializer::from_str(text);
     de.disable_recursion_limit();
     let mut st = State {
-        path: vec!["$".into()],
+        path: Path::root(),
         error: None,
         reparse: false,
     };
@@ -40,7 +42,7 @@ pub(super) fn read_document(text: &str) -> Result<Variant, JsonError> {
 /// What the read carries down the document.
 struct State {
     /// Where the read is, jq-style, spelled as [`Reader`] spells it.
-    path: Vec<String>,
+    path: Path,
     /// The first mistake, as the tree reader reports it; once set, the rest is only parsed.
     error: Option<JsonError>,
     /// A container object repeated its `type` or `value` key (see [`read_document`]).
@@ -55,7 +57,7 @@ impl State {
 
     /// Records a mistake at the current path.
     fn fail(&mut self, message: &str) {
-        let path = self.path.concat();
+        let path = self.path.spelled();
         self.error.get_or_insert_with(|| JsonError {
             path,
             message: message.into(),
@@ -89,10 +91,10 @@ impl State {
     /// Reads the element that `next` reads, with `seg` pushed onto the path.
     fn at<T, E>(
         &mut self,
-        seg: String,
+        seg: impl Into<Seg>,
         next: impl FnOnce(&mut Self) -> Result<T, E>,
     ) -> Result<T, E> {
-        self.path.push(seg);
+        self.path.push(seg.into());
         let r = grow(|| next(self));
         self.path.pop();
         r
@@ -165,15 +167,19 @@ impl<'de> Visitor<'de> for VariantSeed<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Variant, A::Error> {
         let st = self.0;
         let mut obj = Map::new();
-        // Our writer puts `type` first: then a container streams its value. Anything else
-        // (hand-written JSON, or a type only the tree reader can judge) is gathered whole.
+        // Our writer puts `type` first: then a container streams its value and a leaf's
+        // value is read as it comes. Anything else (hand-written JSON, or a type only the
+        // tree reader can judge) is gathered whole. A known type name is not kept in `obj`:
+        // nothing reads it there (a later `type` key sends the object to the tree reader
+        // with that one).
         let kind = match map.next_key_seed(KeySeed)? {
-            Some(Key::Type) => {
-                let t: Value = map.next_value()?;
-                let kind = t.as_str().and_then(kind_named);
-                obj.insert("type".into(), t);
-                kind
-            }
+            Some(Key::Type) => match map.next_value_seed(PickSeed(kind_named))? {
+                Picked::Taken(kind) => Some(kind),
+                Picked::Json(t) => {
+                    obj.insert("type".into(), t);
+                    None
+                }
+            },
             Some(k) => {
                 let v = map.next_value()?;
                 obj.insert(k.name(), v);
@@ -192,24 +198,29 @@ impl<'de> Visitor<'de> for VariantSeed<'_> {
 }
 
 /// The rest of a value object of any other type, whose `type` was read: its `value` goes
-/// straight to [`Reader`]'s conversion, without a map of the object.
+/// straight to [`Reader`]'s conversion, without a map of the object (a string for a
+/// `String` or `StringName` straight from the parser's text).
 fn leaf<'de, A: MapAccess<'de>>(
     st: &mut State,
     kind: Kind,
     mut obj: Map<String, Value>,
     mut map: A,
 ) -> Result<Variant, A::Error> {
-    let mut value = Value::Null;
+    let mut value = Picked::Json(Value::Null);
     while let Some(k) = map.next_key_seed(KeySeed)? {
         match k {
             // Repeated, the last one counts, as in the tree.
-            Key::Value => value = map.next_value()?,
+            Key::Value => value = map.next_value_seed(PickSeed(|s: &str| text_value(kind, s)))?,
             Key::Other(name) => {
                 let v = map.next_value()?;
                 obj.insert(name, v);
             }
             Key::Type => {
                 // The type may change to anything: the tree reader judges the whole object.
+                let value = match value {
+                    Picked::Taken(v) => Value::String(v.as_str().unwrap_or_default().into()),
+                    Picked::Json(v) => v,
+                };
                 obj.insert("value".into(), value);
                 let t = map.next_value()?;
                 obj.insert("type".into(), t);
@@ -217,6 +228,11 @@ fn leaf<'de, A: MapAccess<'de>>(
             }
         }
     }
+    let value = match value {
+        // What the payload's conversion gives for that string (see `text_value`).
+        Picked::Taken(v) => return Ok(v),
+        Picked::Json(v) => v,
+    };
     let mut r = Reader {
         path: std::mem::take(&mut st.path),
     };
@@ -254,9 +270,7 @@ fn container<'de, A: MapAccess<'de>>(
         match k {
             Key::Value if built.is_none() => {
                 let dict = kind == Kind::Dictionary;
-                built = Some(st.at(".value".into(), |st| {
-                    map.next_value_seed(ItemsSeed { st, dict })
-                })?);
+                built = Some(st.at(".value", |st| map.next_value_seed(ItemsSeed { st, dict }))?);
             }
             Key::Type | Key::Value => {
                 st.reparse = true;
@@ -290,7 +304,7 @@ fn container<'de, A: MapAccess<'de>>(
         }
         _ => {
             // No `value`: the tree reader reads `null` there.
-            st.at(".value".into(), |st| {
+            st.at(".value", |st| {
                 st.fail(NOT_AN_ARRAY);
                 Ok::<_, A::Error>(())
             })?;
@@ -347,9 +361,7 @@ impl<'de> Visitor<'de> for Items<'_> {
             let mut d = Dictionary::new();
             // Dictionary::insert keeps the engine's rule (a repeated key replaces the value
             // in place) and indexes the keys once there are a few, so this stays linear.
-            while let Some(pair) =
-                st.at(format!("[{i}]"), |st| seq.next_element_seed(PairSeed(st)))?
-            {
+            while let Some(pair) = st.at(i, |st| seq.next_element_seed(PairSeed(st)))? {
                 if let (Some((k, v)), false) = (pair, st.done()) {
                     d.insert(k, v);
                 }
@@ -358,9 +370,7 @@ impl<'de> Visitor<'de> for Items<'_> {
             Ok(Built::Entries(d))
         } else {
             let mut items = Vec::new();
-            while let Some(v) = st.at(format!("[{i}]"), |st| {
-                seq.next_element_seed(VariantSeed(st))
-            })? {
+            while let Some(v) = st.at(i, |st| seq.next_element_seed(VariantSeed(st)))? {
                 if !st.done() {
                     items.push(v);
                 }
@@ -407,9 +417,7 @@ impl<'de> Visitor<'de> for PairSeed<'_> {
         loop {
             let more = match pair.get_mut(n) {
                 Some(slot) => st
-                    .at(format!("[{n}]"), |st| {
-                        seq.next_element_seed(VariantSeed(st))
-                    })?
+                    .at(n, |st| seq.next_element_seed(VariantSeed(st)))?
                     .map(|v| *slot = v)
                     .is_some(),
                 None => seq.next_element::<Skip>()?.is_some(),
@@ -422,7 +430,7 @@ impl<'de> Visitor<'de> for PairSeed<'_> {
         if n != 2 {
             // The tree reader checks the length before the key.
             st.error = Some(JsonError {
-                path: st.path.concat(),
+                path: st.path.spelled(),
                 message: "expected [KEY, VALUE]".into(),
             });
             return Ok(None);
@@ -516,5 +524,62 @@ impl<'de> Visitor<'de> for Skip {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Skip, A::Error> {
         while map.next_entry::<Skip, Skip>()?.is_some() {}
         Ok(Skip)
+    }
+}
+
+/// A JSON value as a `Value`, or what `F` makes of it when it is a string that `F` takes,
+/// without a `Value` (and its allocation) in between.
+struct PickSeed<F>(F);
+
+enum Picked<T> {
+    Taken(T),
+    Json(Value),
+}
+
+impl<'de, T, F: FnOnce(&str) -> Option<T>> DeserializeSeed<'de> for PickSeed<F> {
+    type Value = Picked<T>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Picked<T>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+/// Builds the `Value` as serde_json's own `Value` visitor does.
+impl<'de, T, F: FnOnce(&str) -> Option<T>> Visitor<'de> for PickSeed<F> {
+    type Value = Picked<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Picked<T>, E> {
+        Ok(match (self.0)(s) {
+            Some(t) => Picked::Taken(t),
+            None => Picked::Json(Value::String(s.into())),
+        })
+    }
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Picked<T>, E> {
+        Ok(Picked::Json(Value::Bool(b)))
+    }
+    fn visit_i64<E: de::Error>(self, i: i64) -> Result<Picked<T>, E> {
+        Ok(Picked::Json(Value::from(i)))
+    }
+    fn visit_u64<E: de::Error>(self, u: u64) -> Result<Picked<T>, E> {
+        Ok(Picked::Json(Value::from(u)))
+    }
+    fn visit_f64<E: de::Error>(self, x: f64) -> Result<Picked<T>, E> {
+        Ok(Picked::Json(
+            serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number),
+        ))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Picked<T>, E> {
+        Ok(Picked::Json(Value::Null))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Picked<T>, A::Error> {
+        let v = de::Deserialize::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
+        Ok(Picked::Json(v))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Picked<T>, A::Error> {
+        let v = de::Deserialize::deserialize(de::value::MapAccessDeserializer::new(map))?;
+        Ok(Picked::Json(v))
     }
 }

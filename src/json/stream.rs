@@ -46,36 +46,30 @@ impl<R: std::io::Read> Documents<R> {
             if buf.is_empty() {
                 break;
             }
-            let mut used = 0;
-            let mut start = None;
-            let mut done = false;
-            for &c in buf {
-                used += 1;
-                if c == b'\n' {
-                    self.line += 1;
-                }
-                if start.is_none() {
-                    if doc.is_empty() && c.is_ascii_whitespace() {
-                        continue;
-                    }
-                    start = Some(used - 1);
-                }
-                if nest.step(c) {
-                    done = true;
-                    break;
-                }
-                if nest.max > MAX_JSON_DEPTH {
-                    self.input.consume(used);
-                    self.n += 1;
-                    return self.fail(format!("JSON nested deeper than {MAX_JSON_DEPTH} levels"));
-                }
+            // Blanks before a document are not part of it.
+            let start = match doc.is_empty() {
+                true => buf.iter().position(|c| !c.is_ascii_whitespace()),
+                false => Some(0),
+            };
+            let (used, stop) = match start {
+                Some(start) => match nest.scan(&buf[start..], MAX_JSON_DEPTH) {
+                    Some((n, stop)) => (start + n, Some(stop)),
+                    None => (buf.len(), None),
+                },
+                None => (buf.len(), None),
+            };
+            self.line += count_lines(&buf[..used]);
+            if let Some(Stop::TooDeep) = stop {
+                self.input.consume(used);
+                self.n += 1;
+                return self.fail(format!("JSON nested deeper than {MAX_JSON_DEPTH} levels"));
             }
             // Copied a buffer at a time, not byte by byte: a document may be many megabytes.
             if let Some(start) = start {
                 doc.extend_from_slice(&buf[start..used]);
             }
             self.input.consume(used);
-            if done {
+            if stop.is_some() {
                 break;
             }
         }
@@ -105,13 +99,36 @@ impl<R: std::io::Read> Documents<R> {
 /// The deepest bracket nesting of a JSON text (brackets inside strings do not count).
 pub(super) fn nesting_depth(text: &str) -> usize {
     let mut nest = Brackets::default();
-    text.bytes().for_each(|c| {
-        nest.step(c);
-    });
+    let mut rest = text.as_bytes();
+    // A closer at the outermost level stops a scan; the text goes on after it.
+    while let Some((n, _)) = nest.scan(rest, usize::MAX) {
+        rest = &rest[n..];
+    }
     nest.max
 }
 
-/// Bracket nesting of JSON text read byte by byte (brackets inside strings do not count).
+/// The bytes that matter outside strings: a table lookup per byte is cheaper than matching
+/// the byte against each of them.
+const BRACKETS_OR_QUOTE: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'"' as usize] = true;
+    t[b'[' as usize] = true;
+    t[b']' as usize] = true;
+    t[b'{' as usize] = true;
+    t[b'}' as usize] = true;
+    t
+};
+
+/// Why [`Brackets::scan`] stopped.
+enum Stop {
+    /// The byte read last closed the outermost bracket.
+    Closed,
+    /// The byte read last opened a bracket deeper than the limit.
+    TooDeep,
+}
+
+/// Bracket nesting of JSON text read a buffer at a time (brackets inside strings do not
+/// count). The state carries over from one buffer to the next.
 #[derive(Default)]
 struct Brackets {
     depth: usize,
@@ -121,29 +138,74 @@ struct Brackets {
 }
 
 impl Brackets {
-    /// Takes the next byte; true when it closes the outermost bracket.
-    fn step(&mut self, c: u8) -> bool {
-        if self.in_str {
-            match c {
-                _ if self.escaped => self.escaped = false,
-                b'\\' => self.escaped = true,
-                b'"' => self.in_str = false,
-                _ => {}
+    /// Reads `buf` up to the byte that closes the outermost bracket or opens one deeper than
+    /// `limit`: how many bytes that took and which it was; `None` when all of `buf` is read
+    /// without either. A closer at the outermost level counts as closing it.
+    fn scan(&mut self, buf: &[u8], limit: usize) -> Option<(usize, Stop)> {
+        let mut i = 0;
+        loop {
+            if self.in_str {
+                // Inside a string only a quote or an escape matters; an escape skips the
+                // byte after it, which may be in the next buffer.
+                if self.escaped {
+                    buf.get(i)?;
+                    i += 1;
+                    self.escaped = false;
+                }
+                loop {
+                    let c = *buf.get(i)?;
+                    i += 1;
+                    if c == b'"' {
+                        self.in_str = false;
+                        break;
+                    }
+                    if c == b'\\' {
+                        if i == buf.len() {
+                            self.escaped = true;
+                            return None;
+                        }
+                        i += 1;
+                    }
+                }
             }
-            return false;
+            loop {
+                let c = *buf.get(i)?;
+                i += 1;
+                if !BRACKETS_OR_QUOTE[usize::from(c)] {
+                    continue;
+                }
+                match c {
+                    b'"' => {
+                        self.in_str = true;
+                        break;
+                    }
+                    b'[' | b'{' => {
+                        self.depth += 1;
+                        if self.depth > self.max {
+                            self.max = self.depth;
+                            if self.max > limit {
+                                return Some((i, Stop::TooDeep));
+                            }
+                        }
+                    }
+                    b']' | b'}' => {
+                        self.depth = self.depth.saturating_sub(1);
+                        if self.depth == 0 {
+                            return Some((i, Stop::Closed));
+                        }
+                    }
+                    _ => {}
+                }
+            }
         }
-        match c {
-            b'"' => self.in_str = true,
-            b'[' | b'{' => {
-                self.depth += 1;
-                self.max = self.max.max(self.depth);
-            }
-            b']' | b'}' => {
-                self.depth = self.depth.saturating_sub(1);
-                return self.depth == 0;
-            }
-            _ => {}
-        }
-        false
     }
+}
+
+/// How many line feeds `bytes` holds, counted 255 bytes at a time in `u8` lanes so that the
+/// count vectorises (counting in `usize`, byte by byte, cost as much as the bracket scan).
+fn count_lines(bytes: &[u8]) -> usize {
+    bytes
+        .chunks(255)
+        .map(|c| usize::from(c.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'))))
+        .sum()
 }

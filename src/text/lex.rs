@@ -58,7 +58,9 @@ impl Tok {
 }
 
 pub(super) struct Lexer<'a> {
-    chars: std::iter::Peekable<std::str::Chars<'a>>,
+    /// The rest of the text; plain runs (blanks, integers, strings without escapes) are
+    /// taken from its slice at once rather than a character at a time.
+    chars: std::str::Chars<'a>,
     line: usize,
     column: usize,
 }
@@ -66,7 +68,7 @@ pub(super) struct Lexer<'a> {
 impl<'a> Lexer<'a> {
     pub(super) fn new(text: &'a str) -> Lexer<'a> {
         Lexer {
-            chars: text.chars().peekable(),
+            chars: text.chars(),
             line: 1,
             column: 1,
         }
@@ -84,7 +86,55 @@ impl<'a> Lexer<'a> {
     }
 
     fn peek(&mut self) -> Option<char> {
-        self.chars.peek().copied()
+        self.chars.clone().next()
+    }
+
+    /// Goes on `n` bytes into the rest, all on the current line, holding `chars` characters.
+    fn skip_in_line(&mut self, n: usize, chars: usize) {
+        let rest = self.chars.as_str();
+        self.chars = rest.get(n..).unwrap_or_default().chars();
+        self.column += chars;
+    }
+
+    /// Skips blanks: every character <= 32, as the engine does (get_token, default case).
+    fn skip_blanks(&mut self) {
+        let rest = self.chars.as_str();
+        let mut n = 0;
+        for &b in rest.as_bytes() {
+            if b > 32 {
+                break;
+            }
+            if b == b'\n' {
+                self.line += 1;
+                self.column = 1;
+            } else {
+                self.column += 1;
+            }
+            n += 1;
+        }
+        self.chars = rest.get(n..).unwrap_or_default().chars();
+    }
+
+    /// `at` (the text from a token's first character, already taken) when it starts with
+    /// an integer in plain decimal (`-`? digits, then neither `.`, an exponent nor `x`) that
+    /// fits `i64`: the token, read from the slice. Anything else is left to [`Self::number`],
+    /// which reads every form and words every error.
+    fn plain_int(&mut self, at: &str) -> Option<Tok> {
+        let bytes = at.as_bytes();
+        let negative = bytes.first() == Some(&b'-');
+        let digits = bytes
+            .iter()
+            .skip(usize::from(negative))
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let len = usize::from(negative) + digits;
+        if digits == 0 || matches!(bytes.get(len), Some(b'.' | b'e' | b'E' | b'x' | b'X')) {
+            return None;
+        }
+        let i = at.get(..len)?.parse::<i64>().ok()?;
+        // The first character was taken already.
+        self.skip_in_line(len - 1, len - 1);
+        Some(Tok::Int(i, negative))
     }
 
     fn error(&self, line: usize, column: usize, message: impl Into<String>) -> TextError {
@@ -108,13 +158,12 @@ impl<'a> Lexer<'a> {
                     }
                 }
                 // The engine skips every character <= 32 (get_token, default case).
-                Some(c) if (c as u32) <= 32 => {
-                    self.bump();
-                }
+                Some(c) if (c as u32) <= 32 => self.skip_blanks(),
                 _ => break,
             }
         }
         let (line, column) = (self.line, self.column);
+        let at = self.chars.as_str();
         let Some(c) = self.bump() else {
             return Ok((Tok::Eof, line, column));
         };
@@ -151,7 +200,10 @@ impl<'a> Lexer<'a> {
                         self.error(line, column, format!("invalid color `#{hex}`"))
                     })?)
                 }
-                '-' | '+' | '.' | '0'..='9' => self.number(c, line, column)?,
+                '-' | '+' | '.' | '0'..='9' => match self.plain_int(at) {
+                    Some(tok) => tok,
+                    None => self.number(c, line, column)?,
+                },
                 c if c.is_ascii_alphabetic() || c == '_' => {
                     let mut id = String::from(c);
                     while let Some(n) = self
@@ -343,6 +395,18 @@ impl<'a> Lexer<'a> {
     /// engine reads them; also `\a \v` (which `c_escape` writes but the engine reads back as
     /// `a` and `v`); any other escaped character stands for itself.
     fn string(&mut self, line: usize, column: usize) -> Result<String, TextError> {
+        // Most strings hold no escape and no line break: taken as one slice.
+        let rest = self.chars.as_str();
+        let plain = rest
+            .bytes()
+            .position(|b| b == b'"' || b == b'\\' || b == b'\n');
+        if let Some(end) = plain.filter(|&end| rest.as_bytes().get(end) == Some(&b'"')) {
+            let body = rest.get(..end).unwrap_or_default();
+            // Columns count characters: every byte that does not continue one.
+            let chars = body.bytes().filter(|&b| b & 0xC0 != 0x80).count();
+            self.skip_in_line(end + 1, chars + 1);
+            return Ok(body.to_owned());
+        }
         let mut out = String::new();
         let mut lead: Option<u32> = None;
         loop {
