@@ -83,7 +83,8 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
             replaced: false,
             unpromised: buf.len(),
             obs,
-            kinds: newest_kinds(dialect, version),
+            // Fetched when a container opens: a lone leaf reads one header.
+            kinds: None,
         }
     }
 
@@ -296,6 +297,9 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
         min_size: usize,
         id: FieldName,
     ) -> Result<(u32, usize), DecodeError> {
+        if self.kinds.is_none() {
+            self.kinds = newest_kinds(self.dialect, self.version);
+        }
         self.count_as(min_size, id, quirks::container_count)
     }
 
