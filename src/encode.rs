@@ -53,8 +53,9 @@ pub fn encode(
 
 /// Whether writing `value` exactly needs [`EncodeOptions::full_objects`]: it holds a full
 /// object, or a container typed by a class or a script, which the engine writes without full
-/// objects as the class `EncodedObjectAsID` ([`quirks::element_as_written`]). A value decoded
-/// from bytes re-encodes to the same bytes with `full_objects` set to this.
+/// objects as the class `EncodedObjectAsID` (the engine rule `element_as_written` in
+/// `quirks.rs`). A value decoded from bytes re-encodes to the same bytes with `full_objects`
+/// set to this.
 pub fn needs_full_objects(value: &Variant) -> bool {
     let typed_by_object = |t: &ElementType| {
         quirks::element_as_written(t, false) != quirks::element_as_written(t, true)

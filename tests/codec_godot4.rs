@@ -147,7 +147,7 @@ fn a_container_typed_nil_is_untyped() {
 /// as empty NodePaths); `tests/differential_engines.rs` checks the NodePaths live.
 #[test]
 fn counts_wrap_as_in_the_engine() {
-    use gdvariant::{NodePath, Object, Variant};
+    use gdvariant::{Object, Variant};
     let decode_hex = |dialect, h: &str, allow_objects| {
         let options = DecodeOptions {
             allow_objects,
@@ -155,7 +155,7 @@ fn counts_wrap_as_in_the_engine() {
         };
         decode(&unhex(h), dialect, &options)
     };
-    let empty = Variant::NodePath(Box::new(NodePath::default()));
+    let empty = Variant::NodePath(Box::default());
     // 0x7fffffff names + 0x80000001 subnames is 0 strings.
     let (v, used) = decode_hex(Dialect::Godot4, "16000000ffffffff0100008000000000", false).unwrap();
     assert_eq!((v, used), (empty.clone(), 16));

@@ -55,6 +55,25 @@ pub(crate) fn validate(
     dialect: Dialect,
     options: &DecodeOptions,
 ) -> Result<(usize, bool), DecodeError> {
+    // The fast scan vouches for the input games send; anything else (errors included) is
+    // judged by the driver, so the verdict is the driver's either way.
+    if let Some(used) = vouch(bytes, dialect, options) {
+        debug_assert_eq!(
+            validate_fully(bytes, dialect, options),
+            Ok((used, false)),
+            "the scan vouched for input the driver judges otherwise"
+        );
+        return Ok((used, false));
+    }
+    validate_fully(bytes, dialect, options)
+}
+
+/// [`validate`] by the driver alone.
+fn validate_fully(
+    bytes: &[u8],
+    dialect: Dialect,
+    options: &DecodeOptions,
+) -> Result<(usize, bool), DecodeError> {
     let mut d = Decoder::new(bytes, 0, dialect, options);
     d.run::<Probe>()?;
     Ok((d.pos, d.replaced))
@@ -150,10 +169,18 @@ pub(crate) fn open_container<'a>(
             Frame::Object { .. } => None,
         };
         if let Some(shallow) = shallow {
-            if skip {
-                d.finish(frame)?;
+            if !skip {
+                return Ok((shallow, first));
             }
-            return Ok((shallow, if skip { d.pos } else { first }));
+            // Over validated bytes, by the fast scan where it reads them.
+            let end = match skip_value(buf, pos, ctx.dialect, ctx.version, ctx.keep_leading_bom) {
+                Some(end) => end,
+                None => {
+                    d.finish(frame)?;
+                    d.pos
+                }
+            };
+            return Ok((shallow, end));
         }
     }
     d.pos = pos;

@@ -128,6 +128,7 @@ mod fill;
 mod observe;
 mod probe;
 mod reader;
+mod scan;
 mod values;
 
 pub(crate) use build::*;
@@ -135,3 +136,4 @@ pub(crate) use fill::*;
 pub(crate) use observe::*;
 pub(crate) use probe::*;
 pub(crate) use reader::*;
+pub(crate) use scan::{skip_value, vouch};

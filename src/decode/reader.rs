@@ -23,6 +23,32 @@ pub(crate) struct Decoder<'a, 'o, O: Observe = ()> {
     pub(crate) checks: bool,
     /// Engine mode's typed-container rule, where it applies (Godot 4).
     pub(crate) retype: Option<Retype>,
+    /// The kind of each type id at the newest version of the dialect (what decoding without
+    /// a version asks for), so that the header of each value is one load: the generated
+    /// lookup compares versions on every call.
+    pub(crate) kinds: Option<&'static KindTable>,
+}
+
+/// Type ids with a slot in a [`KindTable`] (others, which no dialect has, are looked up).
+pub(crate) const KIND_IDS: usize = 64;
+
+/// The kind of each type id below [`KIND_IDS`], for one dialect and version.
+pub(crate) type KindTable = [Option<Kind>; KIND_IDS];
+
+/// The [`KindTable`] of `dialect` at `version`, when that is the dialect's newest version
+/// (made once per dialect and process).
+#[inline]
+pub(crate) fn newest_kinds(dialect: Dialect, version: Version) -> Option<&'static KindTable> {
+    static TABLES: [std::sync::OnceLock<KindTable>; 3] = [const { std::sync::OnceLock::new() }; 3];
+    let i = match dialect {
+        Dialect::Godot3 => 0,
+        Dialect::Godot4 => 1,
+        Dialect::Pandemonium => 2,
+    };
+    if version != dialect.newest() {
+        return None;
+    }
+    Some(TABLES[i].get_or_init(|| std::array::from_fn(|id| dialect.kind_of(version, id as u32))))
 }
 
 /// What [`Decoder::other`] read: a finished value or an opened container.
@@ -51,11 +77,12 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
         options: &'o DecodeOptions,
         obs: O,
     ) -> Decoder<'a, 'o, O> {
+        let version = options.version.unwrap_or_else(|| dialect.newest());
         Decoder {
             buf,
             pos,
             dialect,
-            version: options.version.unwrap_or_else(|| dialect.newest()),
+            version,
             options,
             elements: 0,
             replaced: false,
@@ -67,6 +94,8 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
                 version: options.version.unwrap_or_else(|| dialect.newest()),
                 allow_objects: options.allow_objects,
             }),
+            // Fetched when a container opens: a lone leaf reads one header.
+            kinds: None,
         }
     }
 
@@ -113,6 +142,15 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
                 self.check_script_path(at + 4, &path?)
             }
             _ => self.refuse(at, EngineRefusal::ScriptNotString),
+        }
+    }
+
+    /// The kind of type id `tag` in this dialect and version.
+    #[inline(always)]
+    pub(crate) fn kind_of(&self, tag: u32) -> Option<Kind> {
+        match self.kinds.and_then(|t| t.get(tag as usize)) {
+            Some(kind) => *kind,
+            None => self.dialect.kind_of(self.version, tag),
         }
     }
 
@@ -316,6 +354,9 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
         min_size: usize,
         id: FieldName,
     ) -> Result<(u32, usize), DecodeError> {
+        if self.kinds.is_none() {
+            self.kinds = newest_kinds(self.dialect, self.version);
+        }
         self.count_as(min_size, id, quirks::container_count)
     }
 
@@ -614,7 +655,7 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
         let header = self.u32()?;
         let tag = header & quirks::TYPE_MASK;
         let (dialect, version) = (self.dialect, self.version);
-        let Some(kind) = dialect.kind_of(version, tag) else {
+        let Some(kind) = self.kind_of(tag) else {
             return Err(DecodeError::UnknownType {
                 offset: at,
                 tag,
@@ -804,6 +845,65 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
         };
         Ok(Step::Value(B::scalar(s)))
     }
+}
+
+/// Fingerprint mixing: FxHash's multiplier (its high bits mix best; the scan's `seen` bits
+/// take the top six).
+pub(crate) const K: u64 = 0xf135_7aea_2e62_a9c5;
+
+#[inline(always)]
+pub(crate) fn mix(h: u64, x: u64) -> u64 {
+    (h.rotate_left(26) ^ x).wrapping_mul(K)
+}
+
+/// Whether the `n` bytes at `start` of `buf` (a string; the caller has checked they are in
+/// the input) are ASCII without NUL (which the engine's reading leaves as it is), and, when `key`, their
+/// fingerprint (else 0). Eight bytes at a time: the bytes after the string, where the input
+/// has them, are read too but masked off, so a short key costs one load.
+#[inline(always)]
+pub(crate) fn plain_ascii(buf: &[u8], start: usize, n: usize, key: bool) -> (bool, u64) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let word = |at: usize| {
+        let b: [u8; 8] = buf[at..at + 8].try_into().expect("eight bytes");
+        u64::from_le_bytes(b)
+    };
+    let mut flags = 0u64;
+    let mut h = n as u64;
+    let full = n / 8;
+    for i in 0..full {
+        let x = word(start + 8 * i);
+        flags |= (x.wrapping_sub(ONES) | x) & HIGH;
+        if key {
+            h = mix(h, x);
+        }
+    }
+    let rem = n % 8;
+    if rem != 0 {
+        let at = start + 8 * full;
+        let x = if at + 8 <= buf.len() {
+            word(at)
+        } else {
+            last_word(&buf[at..at + rem])
+        };
+        // The bytes past the string: zero for the hash, 0x01 for the check.
+        let keep = u64::MAX >> (8 * (8 - rem));
+        let x = x & keep;
+        let y = x | (ONES & !keep);
+        flags |= (y.wrapping_sub(ONES) | y) & HIGH;
+        if key {
+            h = mix(h, x);
+        }
+    }
+    (flags == 0, if key { h.wrapping_mul(K) } else { 0 })
+}
+
+/// Up to eight bytes as a little-endian word, zero above (the end of the input).
+#[cold]
+pub(crate) fn last_word(b: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    w[..b.len()].copy_from_slice(b);
+    u64::from_le_bytes(w)
 }
 
 /// Whether the first `n` bytes of `padded` (a string and its padding to 4) are all in
