@@ -49,7 +49,9 @@ func read(path):
 	return b
 
 
-const SAMPLES = 11
+# Seven samples per operation and round: a W3 sample (call and release) costs an engine a quarter
+# of a second to a second, and the best of several rounds steadies more than more samples do.
+const SAMPLES = 7
 # W4 is about a microsecond, at the clock's resolution: many calls per sample, their results
 # stored in a pre-sized Array as a caller would keep them.
 const SMALL_BATCH = 20000

@@ -15,7 +15,9 @@ const NAMES = ["w1_float32_1m", "w2_bytes_16mib", "w3_dicts_100k", "w4_dict"]
 # W4 is about a microsecond, far below the clock's microsecond: many calls per sample, their
 # results stored in a pre-sized Array as they would be kept by a caller.
 const SMALL_BATCH = 20000
-const SAMPLES = 11
+# Seven samples per operation and round: a W3 sample (call and release) costs an engine a quarter
+# of a second to a second, and the best of several rounds steadies more than more samples do.
+const SAMPLES = 7
 # glibc keeps many small frees in its fast bins and does the work of merging them at the next
 # malloc of 1 KiB or more, whoever makes it. Every timed release ends with such an allocation so
 # that this cost is charged to the release and not to the next timed call.

@@ -116,8 +116,8 @@ fn check(dir: &Path) -> Res {
 /// Calls per sample for W4, whose call is far below the engines' microsecond clock; the results
 /// are kept in a vector sized beforehand, as engine.gd keeps them in a pre-sized Array.
 const SMALL_BATCH: usize = 20_000;
-/// Samples per operation and round, as in the engine scripts.
-const SAMPLES: usize = 11;
+/// Samples per operation and round, as in the engine scripts (which say why seven).
+const SAMPLES: usize = 7;
 /// glibc keeps many small frees in its fast bins and merges them at the next malloc of 1 KiB or
 /// more, whoever makes it. Every timed release ends with such an allocation so that this cost is
 /// charged to the release and not to the next timed call (the engine scripts do the same).

@@ -33,6 +33,8 @@ def load(path):
 def fmt(ns):
     if ns is None:
         return "—"
+    if ns >= 1e9:
+        return f"{ns / 1e9:.3g} s"
     if ns >= 1e6:
         return f"{ns / 1e6:.3g} ms"
     if ns >= 1e3:
@@ -110,7 +112,7 @@ def main():
                "a loop that replaces its value pays. Both sides are timed alike: one call per "
                "sample (W4: 20,000, kept in a vector or Array sized beforehand, the loop's own "
                "cost subtracted), each release ending with a 4 KiB allocation so that glibc's "
-               "deferred work on many small frees is charged to the release, medians of 11 "
+               "deferred work on many small frees is charged to the release, medians of 7 "
                "samples, the best of the rounds.")
     out.append("")
 
