@@ -205,6 +205,9 @@ def main():
     m2 = ns("memcpy", "copy", "w2_bytes_16mib")
     out.append(f"| (for W1 and W2 no slower than before) W2 decode with freeing, as a share of "
                f"memcpy's speed | {'—' if ratio(m2, w2) is None else f'{m2 / w2:.2f}×'} | |")
+    b16 = ns("gdvariant", "decode_borrowed", "w2_bytes_16b")
+    b16m = ns("gdvariant", "decode_borrowed", "w2_bytes_16mib")
+    out.append(f"| (not a target) borrowed W2: 16 MiB costs what 16 B costs | {fmt(b16m)} vs {fmt(b16)} | |")
     for m in mem:
         if m.get("file", "").startswith("w3") and "godot3" in m.get("file", ""):
             out.append(f"| W3 peak memory, `{m['op']}` (resident memory added, input "
