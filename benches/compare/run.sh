@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
-# Side-by-side comparison on the same bytes: gdvariant, Godot 3.2.3's own bytes2var/var2bytes,
+# Side-by-side comparison on the same bytes: gdvariant, the engines' own decode and encode
+# (Godot 4.3 and 4.4.1 bytes_to_var/var_to_bytes, Godot 3.2.3 bytes2var/var2bytes),
 # @gd-com/utils 4.1.5 (Node), playgodot 0.5.1 (Python) and memcpy. A tool, not a CI gate.
 #
-#   benches/compare/run.sh            # everything (about 3 minutes once installed)
-#   ROUNDS=1 benches/compare/run.sh   # one round instead of three (each cell: median of rounds)
+#   benches/compare/run.sh            # everything, three rounds
+#   ROUNDS=1 benches/compare/run.sh   # one round (each cell: the best of the rounds)
 #   benches/compare/run.sh w3         # only the workloads whose name contains "w3"
 #
 # Installs what it needs (apt godot3-server, npm @gd-com/utils into target/compare/node, pip
-# playgodot into the venv target/compare/venv), has the engine write W1-W4, checks that our
-# bytes are the engine's, times every tool, and prints a Markdown table of medians and ratios
-# (also saved as target/compare/report.md). Run it on a quiet machine: medians of a loaded
-# 2-core machine mean little.
+# playgodot into the venv target/compare/venv; the headless Godot 4 engines come from
+# ../shared/engines/install.sh beside the repository, or GODOT4_3 / GODOT4_4), has every engine
+# write W1-W4, checks that our bytes are each engine's, times every tool, and prints a Markdown
+# table (also saved as target/compare/report.md). The engines and we are timed alike, each call
+# two ways (engine4.gd says how), and take turns workload by workload within each round, so
+# that the load of a shared machine hits all sides: on a loaded machine the ratios mean more
+# than the times.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 FILTER=${1:-}
-# Rounds of the whole timing: each cell of the table is the median over rounds, which
-# steadies the numbers of a shared machine.
+# Rounds of the whole timing: each cell of the table is the best round (the engines' best case,
+# and ours taken the same way), which steadies the numbers of a shared machine.
 ROUNDS=${ROUNDS:-3}
 TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 WORK=$TARGET/compare
@@ -44,13 +48,37 @@ if [ ! -x "$WORK/venv/bin/python" ] || ! "$WORK/venv/bin/python" -c "import play
   "$WORK/venv/bin/pip" install -q playgodot==0.5.1
 fi
 
+# The Godot 4 engines: headless template builds that need a project folder to run a script in.
+if [ -z "${GODOT4_3:-}" ] || [ -z "${GODOT4_4:-}" ]; then
+  eval "$("${GDV_ENGINES:-$ROOT/../shared/engines}/install.sh" --env)"
+fi
+GODOT4S="$GODOT4_3 $GODOT4_4"
+PROJECT=$WORK/godot4
+mkdir -p "$PROJECT"
+printf 'config_version=5\n\n[debug]\nfile_logging/enable_file_logging=false\n' >"$PROJECT/project.godot"
+cp "$ROOT/benches/compare/engine4.gd" "$PROJECT/engine4.gd"
+# A GDScript error leaves a template build running for ever: always a timeout, and only the
+# JSON lines of stdout are kept (run.sh checks that each engine wrote its files).
+godot4() {
+  local engine=$1
+  shift
+  (cd "$PROJECT" && env GDV_DIR="$DATA" "$@" timeout 600 "$engine" --headless --path . --script res://engine4.gd 2>/dev/null) | { grep '^{' || true; }
+}
+
 say "building gdvariant's side (release)"
 cargo build -q --release --example compare
 OURS=$TARGET/release/examples/compare
 
-say "writing W1-W4: the engine's var2bytes, and ours"
+say "writing W1-W4: each engine's var2bytes / var_to_bytes, and ours"
+rm -f "$DATA"/*.engine*.bin
 "$OURS" gen "$DATA"
 (cd "$DATA" && GDV_MODE=make GDV_DIR="$DATA" godot3-server -s "$ROOT/benches/compare/engine.gd" >/dev/null 2>&1)
+for engine in $GODOT4S; do
+  godot4 "$engine" GDV_MODE=make
+done
+for v in 3 4.3 4.4.1; do
+  [ -f "$DATA/w4_dict.engine$v.bin" ] || { echo "run.sh: Godot $v wrote no W4" >&2; exit 1; }
+done
 "$OURS" check "$DATA" >&2
 
 RESULTS=$WORK/results.jsonl
@@ -66,6 +94,10 @@ for w in $WORKLOADS; do
   say "round $round of $ROUNDS"
   say "timing $w: gdvariant and memcpy"
   "$OURS" time "$DATA" "$w" | tee -a "$RESULTS" >&2
+  for engine in $GODOT4S; do
+    say "timing $w: $(basename "$engine") bytes_to_var / var_to_bytes"
+    godot4 "$engine" GDV_MODE=time GDV_FILTER="$w" | tee -a "$RESULTS" >&2
+  done
   say "timing $w: Godot 3.2.3 bytes2var / var2bytes"
   (cd "$DATA" && GDV_MODE=time GDV_DIR="$DATA" GDV_FILTER="$w" \
     godot3-server -s "$ROOT/benches/compare/engine.gd" 2>/dev/null) | grep '^{' | tee -a "$RESULTS" >&2
@@ -91,5 +123,6 @@ for op in owned borrowed; do
 done
 
 CPU=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
-MACHINE="$CPU, $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -sr), rustc $(rustc --version | cut -d' ' -f2), node $(node --version), $(python3 --version), load average $LOAD_AT_START at the start"
+LOAD_AT_END=$(cut -d' ' -f1-3 /proc/loadavg)
+MACHINE="$CPU, $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -sr), rustc $(rustc --version | cut -d' ' -f2), node $(node --version), $(python3 --version), load average $LOAD_AT_START at the start and $LOAD_AT_END at the end, $ROUNDS rounds"
 python3 "$ROOT/benches/compare/table.py" "$RESULTS" "$MEM" "$MACHINE" | tee "$WORK/report.md"
