@@ -224,8 +224,6 @@ struct Encoder<'o, S> {
     max_depth: usize,
     /// The spec's `Int64Widening`: without it (Godot 3.0.x) every INT goes out 64-bit.
     int_widening: bool,
-    /// The spec's `NullObjectAsNil`: without it a null Object keeps its OBJECT header.
-    null_object_as_nil: bool,
     ids: &'o TypeIds,
     out: S,
 }
@@ -322,7 +320,6 @@ impl<'o, S: Sink> Encoder<'o, S> {
             options,
             max_depth: options.max_depth.unwrap_or(1024),
             int_widening: dialect.has_feature(version, Feature::Int64Widening),
-            null_object_as_nil: dialect.has_feature(version, Feature::NullObjectAsNil),
             ids,
             out,
         })
@@ -637,7 +634,14 @@ impl<'o, S: Sink> Encoder<'o, S> {
             // A null or freed object goes out as a bare NIL (observed in Godot 3.2.3 and 4.3;
             // `encode_variant` case OBJECT pre-check in 3.5+ and 4.x); before that, as an
             // object of either form whose id or class says null (`quirks::NULL_OBJECT_ID`).
-            Object::Null if self.null_object_as_nil => self.header(Kind::Nil, 0),
+            // The spec's `NullObjectAsNil`, looked up here: null objects are rare.
+            Object::Null
+                if self
+                    .dialect
+                    .has_feature(self.version, Feature::NullObjectAsNil) =>
+            {
+                self.header(Kind::Nil, 0)
+            }
             Object::Null if self.options.full_objects => {
                 self.header(Kind::Object, 0)?;
                 self.string("")
