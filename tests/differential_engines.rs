@@ -8,6 +8,8 @@
 mod common;
 #[path = "support/godot3.rs"]
 mod godot3;
+#[path = "support/godot4.rs"]
+mod godot4;
 // For its walker over values (`visit`); this test installs no counting allocator.
 #[path = "../fuzz/src/invariants.rs"]
 mod invariants;
@@ -17,7 +19,6 @@ use gdvariant::*;
 use invariants::visit;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// A disagreement we know of and have not fixed: its category, the engines it shows on, a
 /// small input that shows it, and why it happens. Each repro runs with the batch and must
@@ -166,89 +167,13 @@ fn godot4(var: &'static str, name: &'static str, version: Version) -> Option<Eng
     })
 }
 
-/// Runs a batch through tests/oracle/godot4_b2v.gd in a fresh project folder.
+/// tests/oracle/godot4_b2v.gd through the shared runner: per input its verdict.
 fn run_godot4(bin: &Path, inputs: &[Vec<u8>]) -> Vec<Verdict> {
-    let dir = std::env::temp_dir().join(format!(
-        "gdvariant-diff4-{}-{:?}",
-        std::process::id(),
-        std::thread::current().id()
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    std::fs::write(
-        dir.join("project.godot"),
-        "config_version=5\n\n[debug]\n\nfile_logging/enable_file_logging=false\n",
-    )
-    .expect("project.godot");
-    let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/godot4_b2v.gd");
-    std::fs::copy(&harness, dir.join("godot4_b2v.gd")).expect("copy harness");
-    let lines: String = inputs
-        .iter()
-        .map(|b| {
-            if b.is_empty() {
-                "-\n".to_string()
-            } else {
-                hex(b) + "\n"
-            }
-        })
-        .collect();
-    std::fs::write(dir.join("in.txt"), lines).expect("write inputs");
-    // A script error would leave the engine running for ever: always under a timeout.
-    let out = Command::new("timeout")
-        .arg("600")
-        .arg(bin)
-        .args(["--headless", "--path"])
-        .arg(&dir)
-        .args(["--script", "res://godot4_b2v.gd"])
-        .env("ORACLE4_IN", dir.join("in.txt"))
-        .env("ORACLE4_OUT", dir.join("out.txt"))
-        .output()
-        .expect("run the Godot 4 engine");
-    let text = std::fs::read_to_string(dir.join("out.txt")).unwrap_or_default();
-    let _ = std::fs::remove_dir_all(&dir);
-    let replies: Vec<&str> = text.lines().collect();
-    assert_eq!(
-        replies.len(),
-        inputs.len(),
-        "{}: {} answers for {} inputs (exit {:?})\n{}",
-        bin.display(),
-        replies.len(),
-        inputs.len(),
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr)
-            .chars()
-            .take(4000)
-            .collect::<String>()
-    );
-    // The first `Returning: ERR_*` after "@@case N" is input N's innermost error.
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let mut errors = vec![String::from("?"); inputs.len()];
-    let mut case: Option<usize> = None;
-    for line in stderr.lines() {
-        if let Some(n) = line.strip_prefix("@@case ") {
-            case = n.trim().parse().ok();
-        } else if let (Some(i), Some(at)) = (case, line.find("Returning: ERR_")) {
-            if errors[i] == "?" {
-                let name: String = line[at + 11..]
-                    .chars()
-                    .take_while(|c| c.is_ascii_uppercase() || *c == '_')
-                    .collect();
-                errors[i] = name;
-            }
-        }
-    }
-    replies
-        .iter()
-        .zip(errors)
-        .map(|(r, e)| {
-            let f: Vec<&str> = r.split('\t').collect();
-            match f.as_slice() {
-                ["ok", used, h] => Verdict::Ok {
-                    used: used.parse().ok(),
-                    bytes: unhex(h),
-                },
-                ["err"] => Verdict::Err(e),
-                _ => panic!("Godot 4 oracle: unexpected line {r:?}"),
-            }
+    godot4::run(bin, inputs, false)
+        .into_iter()
+        .map(|r| match r {
+            godot4::Reply::Ok { used, bytes } => Verdict::Ok { used, bytes },
+            godot4::Reply::Err(e) => Verdict::Err(e),
         })
         .collect()
 }

@@ -3,11 +3,12 @@
 mod common;
 #[path = "support/godot3.rs"]
 mod godot3;
+#[path = "support/godot4.rs"]
+mod godot4;
 
-use common::{hex, unhex};
+use common::hex;
 use gdvariant::*;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn is_ci() -> bool {
     std::env::var("CI").as_deref() == Ok("true")
@@ -104,57 +105,12 @@ fn ours(bytes: &[u8], dialect: Dialect, version: Version) -> Result<Vec<u8>, Str
 
 /// tests/oracle/godot4_b2v.gd with objects allowed: per input the re-encoding, or the error.
 fn run_godot4(bin: &Path, inputs: &[Vec<u8>]) -> Vec<Result<Vec<u8>, String>> {
-    let dir = std::env::temp_dir().join(format!(
-        "gdvariant-verdict-{}-{}",
-        std::process::id(),
-        bin.display().to_string().len()
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    std::fs::write(dir.join("project.godot"), "config_version=5\n").expect("project.godot");
-    let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/godot4_b2v.gd");
-    std::fs::copy(harness, dir.join("godot4_b2v.gd")).expect("copy harness");
-    let lines: String = inputs.iter().map(|b| hex(b) + "\n").collect();
-    std::fs::write(dir.join("in.txt"), lines).expect("inputs");
-    let out = Command::new("timeout")
-        .arg("300")
-        .arg(bin)
-        .args(["--headless", "--path"])
-        .arg(&dir)
-        .args(["--script", "res://godot4_b2v.gd"])
-        .env("ORACLE4_IN", dir.join("in.txt"))
-        .env("ORACLE4_OUT", dir.join("out.txt"))
-        .env("ORACLE4_OBJECTS", "1")
-        .output()
-        .expect("run the engine");
-    let text = std::fs::read_to_string(dir.join("out.txt")).unwrap_or_default();
-    let _ = std::fs::remove_dir_all(&dir);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    // The first `Returning: ERR_*` after "@@case N" is input N's error.
-    let mut errors = vec![String::from("?"); inputs.len()];
-    let mut case = None;
-    for line in stderr.lines() {
-        if let Some(n) = line.strip_prefix("@@case ") {
-            case = n.trim().parse::<usize>().ok();
-        } else if let (Some(i), Some(at)) = (case, line.find("Returning: ERR_")) {
-            if errors[i] == "?" {
-                errors[i] = line[at + 11..]
-                    .chars()
-                    .take_while(|c| c.is_ascii_uppercase() || *c == '_')
-                    .collect();
-            }
-        }
-    }
-    let replies: Vec<&str> = text.lines().collect();
-    assert_eq!(replies.len(), inputs.len(), "{}: {stderr}", bin.display());
-    replies
-        .iter()
-        .zip(errors)
-        .map(
-            |(r, e)| match r.split('\t').collect::<Vec<_>>().as_slice() {
-                ["ok", _, h] => Ok(unhex(h)),
-                _ => Err(e),
-            },
-        )
+    godot4::run(bin, inputs, true)
+        .into_iter()
+        .map(|r| match r {
+            godot4::Reply::Ok { bytes, .. } => Ok(bytes),
+            godot4::Reply::Err(e) => Err(e),
+        })
         .collect()
 }
 
