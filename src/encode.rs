@@ -355,6 +355,34 @@ impl<'o, S: Sink> Encoder<'o, S> {
 
     #[inline]
     fn string(&mut self, s: &str) -> Result<(), EncodeError> {
+        self.text_bytes(s.as_bytes())
+    }
+
+    /// A string value's text: its engine bytes ([`GString::engine_utf8`]).
+    #[inline]
+    fn gstring(&mut self, s: &GString) -> Result<(), EncodeError> {
+        if let Some(text) = s.as_unicode() {
+            return self.string(text);
+        }
+        let bytes = self.wide_bytes(s)?;
+        self.text_bytes(bytes)
+    }
+
+    /// The engine bytes of a string that is not Unicode (Godot 3 keeps surrogates and code
+    /// points above U+10FFFF), which a dialect with `StrictUtf8` cannot read: refused there.
+    #[cold]
+    #[inline(never)]
+    fn wide_bytes<'s>(&self, s: &'s GString) -> Result<&'s [u8], EncodeError> {
+        if self.dialect.has_feature(self.version, Feature::StrictUtf8) {
+            return Err(self.unsupported(&format!(
+                "the string {s:?}, which is not Unicode (the engine refuses its bytes)"
+            )));
+        }
+        Ok(s.engine_utf8())
+    }
+
+    #[inline]
+    fn text_bytes(&mut self, s: &[u8]) -> Result<(), EncodeError> {
         let n = s.len();
         if n > i32::MAX as usize - 3 {
             return Err(EncodeError::TooLong {
@@ -363,7 +391,7 @@ impl<'o, S: Sink> Encoder<'o, S> {
             });
         }
         self.out.u32(n as u32);
-        self.out.put(s.as_bytes());
+        self.out.put(s);
         self.out.zeros(quirks::pad4(n));
         Ok(())
     }
@@ -445,7 +473,7 @@ impl<'o, S: Sink> Encoder<'o, S> {
             Variant::Float(f) => self.float(*f),
             Variant::String(s) => {
                 self.header(Kind::String, 0)?;
-                self.string(s)
+                self.gstring(s)
             }
             _ => self.value(v, depth),
         }
@@ -509,11 +537,11 @@ impl<'o, S: Sink> Encoder<'o, S> {
             Variant::Float(f) => self.float(*f)?,
             Variant::String(s) => {
                 self.header(Kind::String, 0)?;
-                self.string(s)?;
+                self.gstring(s)?;
             }
             Variant::StringName(s) => {
                 self.header(Kind::StringName, 0)?;
-                self.string(&s.0)?;
+                self.gstring(&s.0)?;
             }
             Variant::NodePath(p) => {
                 self.header(Kind::NodePath, 0)?;
@@ -534,7 +562,7 @@ impl<'o, S: Sink> Encoder<'o, S> {
                 // The engines before 4.6.3 leave this padding uninitialised; zero is what a
                 // clean buffer holds and what 4.6.3+ writes.
                 for s in p.names.iter().chain(&p.subnames) {
-                    self.string(s)?;
+                    self.gstring(s)?;
                 }
             }
             Variant::Rid(id) => {
@@ -596,6 +624,10 @@ impl<'o, S: Sink> Encoder<'o, S> {
                 // Every element goes out with a trailing NUL counted in its length
                 // (`encode_variant`, case PACKED_STRING_ARRAY: `utf8.length() + 1`).
                 for s in x {
+                    let s = match s.as_unicode() {
+                        Some(text) => text.as_bytes(),
+                        None => self.wide_bytes(s)?,
+                    };
                     let n = s.len() + 1;
                     if n > i32::MAX as usize - 3 {
                         return Err(EncodeError::TooLong {
@@ -604,7 +636,7 @@ impl<'o, S: Sink> Encoder<'o, S> {
                         });
                     }
                     self.out.u32(n as u32);
-                    self.out.put(s.as_bytes());
+                    self.out.put(s);
                     self.out.zeros(1 + quirks::pad4(n));
                 }
             }

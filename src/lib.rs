@@ -119,7 +119,7 @@ pub use typed::{from_reader, from_slice, from_slice_partial, to_vec, to_writer, 
 pub use variant::packed::{PackedElement, PackedRef};
 pub use variant::{
     Array, ArrayType, Dictionary, DictionaryType, ElementType, FullObject, GString, NodePath,
-    Object, Signal, StringName, Variant, VariantIndex,
+    Object, Signal, StrRef, StringName, Variant, VariantIndex,
 };
 pub use version::{ParseVersionError, Version};
 

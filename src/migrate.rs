@@ -21,6 +21,7 @@
 //! | `Packed{Vector2i,Vector3i,Vector4i}Array` (Pandemonium) | Godot 3, Godot 4 | `PackedVector2Array`, `PackedVector3Array`, `PackedInt32Array` |
 //! | a RID's id | Godot 3, Pandemonium (they send no id) | `RID` without id |
 //! | reals that need double precision | any single-precision target | rounded to f32 (reported once per value) |
+//! | a string that is not Unicode (Godot 3 keeps lone surrogates and code points above U+10FFFF) | Godot 4 (it reads only UTF-8) | its text, with U+FFFD for each such code point |
 //!
 //! The rows of math types and packed arrays of them are the spec's `migrate:` entries
 //! (spec/common.yaml), applied component by component.
@@ -202,10 +203,52 @@ impl Migrator {
             self.count(kind);
         }
         let to = self.to;
+        let strict = to.feature(Feature::StrictUtf8);
         match v {
+            // Godot 3 keeps strings that are not Unicode; a target that reads only UTF-8
+            // gets their text, with U+FFFD for each code point it cannot hold.
+            Variant::String(s) if strict && !s.is_unicode() => {
+                self.lose(
+                    path,
+                    format!("String {s:?} (not Unicode)"),
+                    "its text with U+FFFD",
+                );
+                Variant::String(GString::new(s.as_str()))
+            }
+            Variant::StringName(s) if strict && !s.0.is_unicode() && to.has(Kind::StringName) => {
+                self.lose(
+                    path,
+                    format!("StringName {:?} (not Unicode)", s.0),
+                    "its text with U+FFFD",
+                );
+                Variant::StringName(StringName(GString::new(s.0.as_str())))
+            }
+            Variant::PackedStringArray(x) if strict && x.iter().any(|s| !s.is_unicode()) => {
+                self.lose(
+                    path,
+                    "PackedStringArray strings that are not Unicode",
+                    "their text with U+FFFD",
+                );
+                Variant::PackedStringArray(x.iter().map(|s| GString::new(s.as_str())).collect())
+            }
+            Variant::NodePath(p)
+                if strict && p.names.iter().chain(&p.subnames).any(|s| !s.is_unicode()) =>
+            {
+                self.lose(
+                    path,
+                    "NodePath names that are not Unicode",
+                    "their text with U+FFFD",
+                );
+                let text = |xs: &[GString]| xs.iter().map(|s| GString::new(s.as_str())).collect();
+                Variant::NodePath(Box::new(NodePath {
+                    names: text(&p.names),
+                    subnames: text(&p.subnames),
+                    absolute: p.absolute,
+                }))
+            }
             Variant::StringName(s) if !to.has(Kind::StringName) => {
                 self.lose(path, "StringName", "String");
-                Variant::String(GString::new(&s.0))
+                Variant::String(s.0.clone())
             }
             // Math values and packed arrays of them that the target lacks: the nearest kind the
             // spec names (`migrate:`), component by component.

@@ -134,13 +134,15 @@ pub fn pad4(len: usize) -> usize {
 /// the string) and skips a leading UTF-8 BOM (observed in Godot 3.2.3 and 4.3).
 /// With `keep_bom` the BOM is kept, so that the value re-encodes to the same bytes. With
 /// `strict` (the spec's `StrictUtf8`: Godot 4.3+) anything but valid UTF-8 is refused, as
-/// `parse_utf8` then fails; otherwise the lenient reader below is the engine's.
+/// `parse_utf8` then fails; otherwise the lenient reader [`engine_code_points`] is the
+/// engine's, and what it reads is kept whole (a [`GString`](crate::GString) holds the
+/// surrogates and code points above U+10FFFF that a `str` cannot).
 /// Returns `Err(index)` of the first byte the engine rejects.
 pub fn engine_string(
     bytes: &[u8],
     keep_bom: bool,
     strict: bool,
-) -> Result<std::borrow::Cow<'_, str>, usize> {
+) -> Result<crate::StrRef<'_>, usize> {
     let end = bytes.iter().position(|&c| c == 0).unwrap_or(bytes.len());
     let body = &bytes[..end];
     let (skip, body) = match body {
@@ -148,11 +150,14 @@ pub fn engine_string(
         _ => (0, body),
     };
     match std::str::from_utf8(body) {
-        Ok(s) => Ok(std::borrow::Cow::Borrowed(s)),
+        Ok(s) => Ok(crate::StrRef::Borrowed(s)),
         Err(e) if strict => Err(skip + e.valid_up_to()),
-        Err(_) => lenient_utf8(body)
-            .map(std::borrow::Cow::Owned)
-            .map_err(|i| skip + i),
+        Err(_) => match engine_code_points(body) {
+            Ok(points) => Ok(crate::StrRef::Owned(
+                crate::GString::from_code_points(points).expect("at most 31 bits a code point"),
+            )),
+            Err(i) => Err(skip + i),
+        },
     }
 }
 
@@ -160,11 +165,12 @@ pub fn engine_string(
 /// `String::parse_utf8`, confirmed on 3.2.3 by tests/fixtures/godot3/malformed/): the lead
 /// byte gives the length (up to 6 bytes), continuation bytes must be `10xxxxxx`, a 2-byte
 /// overlong (lead C0/C1) and the bytes FE/FF are rejected, and nothing else is checked — so
-/// 3-byte overlongs, UTF-16 surrogates and code points above U+10FFFF are accepted.
-/// A Rust `String` cannot hold surrogates or code points above U+10FFFF: those become
-/// U+FFFD, the one lossy case of decoding.
-fn lenient_utf8(body: &[u8]) -> Result<String, usize> {
-    let mut out = String::with_capacity(body.len());
+/// 3-byte overlongs, UTF-16 surrogates and code points above U+10FFFF (up to 0x7FFFFFFF, in
+/// 5- and 6-byte forms) are accepted, and kept: 3.2.3 writes `ed a0 80`, `f4 90 80 80` and
+/// `f8 88 80 80 80` back unchanged (the malformed fixtures' `reencoded_hex`).
+/// Returns the code points, or `Err(index)` of the first byte the engine rejects.
+pub fn engine_code_points(body: &[u8]) -> Result<Vec<u32>, usize> {
+    let mut out = Vec::with_capacity(body.len());
     let mut i = 0;
     while i < body.len() {
         let c = body[i];
@@ -195,10 +201,30 @@ fn lenient_utf8(body: &[u8]) -> Result<String, usize> {
             // re-encode as an empty string.
             return Err(i);
         }
-        out.push(char::from_u32(cp).unwrap_or('\u{FFFD}'));
+        out.push(cp);
         i += extra + 1;
     }
     Ok(out)
+}
+
+/// How Godot 3 writes a code point (`String::utf8`, core/ustring.cpp, 3.2.3): the shortest
+/// form, a surrogate as three bytes like any code point below U+10000, and code points above
+/// U+10FFFF in four, five or six bytes as the original UTF-8 of RFC 2279 did.
+pub(crate) fn push_engine_utf8(cp: u32, out: &mut Vec<u8>) {
+    let n = match cp {
+        0..=0x7F => return out.push(cp as u8),
+        0x80..=0x7FF => 2,
+        0x800..=0xFFFF => 3,
+        0x1_0000..=0x1F_FFFF => 4,
+        0x20_0000..=0x3FF_FFFF => 5,
+        _ => 6,
+    };
+    // The lead byte: n high bits set, then the top bits of the code point.
+    let lead = (0xFF00u32 >> n) as u8;
+    out.push(lead | (cp >> (6 * (n - 1))) as u8);
+    for k in (0..n - 1).rev() {
+        out.push(0x80 | ((cp >> (6 * k)) & 0x3F) as u8);
+    }
 }
 
 /// The class an engine writes as the element type of a class- or script-typed container when

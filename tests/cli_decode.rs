@@ -194,10 +194,6 @@ fn malformed_inputs_get_the_decoders_verdict_and_exit_code() {
     // Where our bytes differ from the engine's re-encoding, on purpose.
     let differs_by_design = |name: &str| -> Option<&str> {
         Some(match name {
-            "utf8_surrogate_high" | "utf8_surrogate_low" | "utf8_surrogate_pair" | "utf8_above_max"
-            | "utf8_5_byte" => {
-                "surrogates and code points above U+10FFFF, which Godot 3's lenient reader keeps, cannot live in a Rust String: they become U+FFFD (quirks::engine_string)"
-            }
             "utf8_bom_leading" | "utf8_bom_only" => {
                 "the JSON form keeps a leading BOM so that bytes survive; the engine drops it (--format text shows that)"
             }

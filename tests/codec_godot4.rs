@@ -111,11 +111,17 @@ fn godot4_refuses_invalid_utf8_from_4_3() {
             );
         }
     }
-    // Godot 3 keeps a surrogate (as U+FFFD: a Rust string cannot hold it).
+    // Godot 3 keeps a surrogate, and so do we (its text shows U+FFFD); Godot 4 cannot be
+    // sent it.
     let g3 = decode(strings[0], Dialect::Godot3, &DecodeOptions::default())
         .unwrap()
         .0;
     assert_eq!(g3.as_str(), Some("\u{fffd}"));
+    let s = g3.as_gstring().unwrap();
+    assert!(!s.is_unicode());
+    assert_eq!(s.code_points().collect::<Vec<_>>(), [0xd800]);
+    let err = gdvariant::encode(&g3, Dialect::Godot4, &Default::default()).unwrap_err();
+    assert!(err.to_string().contains("not Unicode"), "{err}");
 }
 
 /// An Array (4.3+) or a Dictionary side (4.4+) typed by the builtin NIL is untyped in the

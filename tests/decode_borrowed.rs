@@ -170,7 +170,7 @@ fn strings_names_and_packed_arrays_point_into_the_input() {
             .expect("engine bytes decode");
         match &v {
             VariantRef::String(s) | VariantRef::StringName(s)
-                if matches!(s, std::borrow::Cow::Borrowed(_)) =>
+                if matches!(s, StrRef::Borrowed(_)) =>
             {
                 assert!(inside(s.as_bytes(), &f.bytes), "{}", f.name);
                 checked += 1;

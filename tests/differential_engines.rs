@@ -57,18 +57,6 @@ const KNOWN: &[Known] = &[
         reason: "engine mode: Dictionary[int, int] holding a String key drops the entry, as the engine's typed key check does",
     },
     Known {
-        category: "g3_keeps_invalid_utf8_we_replace",
-        engines: &["godot3.2.3"],
-        repro: "0400000003000000eda08000",
-        reason: "3.2.3 keeps a lone surrogate (README, Engine rules: the one lossy case of decoding); we decode U+FFFD",
-    },
-    Known {
-        category: "g3_keeps_invalid_utf8_we_replace",
-        engines: &["godot3.2.3"],
-        repro: "0400000005000000f888808080000000",
-        reason: "3.2.3 also keeps a 5-byte form; we decode U+FFFD",
-    },
-    Known {
         category: "signalling_nan_quieted",
         engines: &["godot3.2.3", "godot4.3", "godot4.4.1"],
         repro: "030000000100807f",

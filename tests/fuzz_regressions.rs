@@ -167,8 +167,8 @@ fn text_exact_keeps_odd_nodepath_names() {
         (vec![""], vec![""]),
     ] {
         let v = Variant::NodePath(Box::new(NodePath {
-            names: names.into_iter().map(String::from).collect(),
-            subnames: subnames.into_iter().map(String::from).collect(),
+            names: names.into_iter().map(GString::from).collect(),
+            subnames: subnames.into_iter().map(GString::from).collect(),
             absolute: false,
         }));
         assert_text_reads_back(&v, Dialect::Godot4);

@@ -17,7 +17,6 @@ use crate::variant::key::{self, hash_key_real, hash_variant_key};
 pub use crate::variant::packed::{PackedElement, PackedRef};
 use crate::variant::*;
 pub(crate) use shallow::{decode_at, is_container, read_shallow, validate, Ctx, Shallow};
-use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
 
 /// Decodes one value from the start of `bytes` without copying its text or packed arrays,
@@ -87,9 +86,9 @@ packed_number_ref!(i32 => PackedInt32Array, i64 => PackedInt64Array, f32 => Pack
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct NodePathRef<'a> {
     /// Node names, in order.
-    pub names: Vec<Cow<'a, str>>,
+    pub names: Vec<StrRef<'a>>,
     /// Property subnames, in order.
-    pub subnames: Vec<Cow<'a, str>>,
+    pub subnames: Vec<StrRef<'a>>,
     /// Whether the path is absolute.
     pub absolute: bool,
 }
@@ -110,16 +109,16 @@ pub enum ObjectRef<'a> {
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct FullObjectRef<'a> {
     /// The engine class name.
-    pub class: Cow<'a, str>,
+    pub class: StrRef<'a>,
     /// The stored properties, in the order the engine sent them.
-    pub properties: Vec<(Cow<'a, str>, VariantRef<'a>)>,
+    pub properties: Vec<(StrRef<'a>, VariantRef<'a>)>,
 }
 
 /// A borrowed [`Signal`].
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct SignalRef<'a> {
     /// Signal name.
-    pub name: Cow<'a, str>,
+    pub name: StrRef<'a>,
     /// Instance id of the owning object (0 for none).
     pub object: u64,
 }
@@ -493,10 +492,10 @@ impl<'a> Iterator for DictionaryIter<'a, '_> {
 impl ExactSizeIterator for DictionaryIter<'_, '_> {}
 
 impl<'a> Build<'a> for VariantRef<'a> {
-    type Str = Cow<'a, str>;
+    type Str = StrRef<'a>;
     type Entries = Vec<(VariantRef<'a>, VariantRef<'a>)>;
     #[inline]
-    fn text(s: Cow<'a, str>) -> Cow<'a, str> {
+    fn text(s: StrRef<'a>) -> StrRef<'a> {
         s
     }
     #[inline]
@@ -513,16 +512,16 @@ impl<'a> Build<'a> for VariantRef<'a> {
         }
     }
     #[inline]
-    fn string(s: Cow<'a, str>) -> VariantRef<'a> {
+    fn string(s: StrRef<'a>) -> VariantRef<'a> {
         VariantRef::String(s)
     }
     #[inline]
-    fn string_name(s: Cow<'a, str>) -> VariantRef<'a> {
+    fn string_name(s: StrRef<'a>) -> VariantRef<'a> {
         VariantRef::StringName(s)
     }
     fn node_path(
-        names: Vec<Cow<'a, str>>,
-        subnames: Vec<Cow<'a, str>>,
+        names: Vec<StrRef<'a>>,
+        subnames: Vec<StrRef<'a>>,
         absolute: bool,
     ) -> VariantRef<'a> {
         VariantRef::NodePath(Box::new(NodePathRef {
@@ -531,14 +530,14 @@ impl<'a> Build<'a> for VariantRef<'a> {
             absolute,
         }))
     }
-    fn signal(name: Cow<'a, str>, object: u64) -> VariantRef<'a> {
+    fn signal(name: StrRef<'a>, object: u64) -> VariantRef<'a> {
         VariantRef::Signal(SignalRef { name, object })
     }
     #[inline]
     fn byte_array(bytes: &'a [u8]) -> VariantRef<'a> {
         VariantRef::PackedByteArray(bytes)
     }
-    fn string_array(items: Vec<Cow<'a, str>>) -> VariantRef<'a> {
+    fn string_array(items: Vec<StrRef<'a>>) -> VariantRef<'a> {
         VariantRef::PackedStringArray(items)
     }
     #[inline]
@@ -556,7 +555,7 @@ impl<'a> Build<'a> for VariantRef<'a> {
             typed,
         })
     }
-    fn object(class: Cow<'a, str>, properties: Vec<(Cow<'a, str>, VariantRef<'a>)>) -> Self {
+    fn object(class: StrRef<'a>, properties: Vec<(StrRef<'a>, VariantRef<'a>)>) -> Self {
         VariantRef::Object(ObjectRef::Full(Box::new(FullObjectRef {
             class,
             properties,
@@ -567,7 +566,7 @@ impl<'a> Build<'a> for VariantRef<'a> {
     fn same_key(a: &VariantRef<'a>, b: &VariantRef<'a>) -> bool {
         use VariantRef as V;
         match (a, b) {
-            (V::String(x), V::String(y)) => x.as_bytes() == y.as_bytes(),
+            (V::String(x), V::String(y)) => x.engine_utf8() == y.engine_utf8(),
             (V::Int(x), V::Int(y)) => x == y,
             (V::String(_) | V::Int(_), V::String(_) | V::Int(_)) => false,
             _ => same_key_slow(a, b),
@@ -584,8 +583,9 @@ impl<'a> Build<'a> for VariantRef<'a> {
     fn hash_key<H: Hasher>(k: &VariantRef<'a>, h: &mut H) {
         match k {
             VariantRef::String(s) | VariantRef::StringName(s) => {
+                // As the owned key's hash (`hash_variant_key`): its text.
                 k.kind().hash(h);
-                s.hash(h)
+                s.as_str().hash(h)
             }
             VariantRef::Int(i) => {
                 k.kind().hash(h);
@@ -639,12 +639,12 @@ fn same_key_slow(a: &VariantRef<'_>, b: &VariantRef<'_>) -> bool {
     }
 }
 
-fn owned_strs(v: &[Cow<'_, str>]) -> Vec<String> {
-    v.iter().map(|s| s.as_ref().to_owned()).collect()
+fn owned_strs(v: &[StrRef<'_>]) -> Vec<GString> {
+    v.iter().map(|s| s.clone().into_owned()).collect()
 }
 
-fn into_strs(v: Vec<Cow<'_, str>>) -> Vec<String> {
-    v.into_iter().map(Cow::into_owned).collect()
+fn into_strs(v: Vec<StrRef<'_>>) -> Vec<GString> {
+    v.into_iter().map(StrRef::into_owned).collect()
 }
 
 impl<'a> VariantRef<'a> {
@@ -657,8 +657,8 @@ impl<'a> VariantRef<'a> {
             R::Bool(x) => Variant::Bool(*x),
             R::Int(x) => Variant::Int(*x),
             R::Float(x) => Variant::Float(*x),
-            R::String(s) => Variant::String(GString::new(s)),
-            R::StringName(s) => Variant::StringName(StringName(GString::new(s))),
+            R::String(s) => Variant::String(s.clone().into_owned()),
+            R::StringName(s) => Variant::StringName(StringName(s.clone().into_owned())),
             R::NodePath(p) => Variant::NodePath(Box::new(NodePath {
                 names: owned_strs(&p.names),
                 subnames: owned_strs(&p.subnames),
@@ -722,8 +722,8 @@ impl<'a> VariantRef<'a> {
     pub fn into_owned(self) -> Variant {
         use VariantRef as R;
         match self {
-            R::String(s) => Variant::String(GString::from(s)),
-            R::StringName(s) => Variant::StringName(StringName(GString::from(s))),
+            R::String(s) => Variant::String(s.into_owned()),
+            R::StringName(s) => Variant::StringName(StringName(s.into_owned())),
             R::NodePath(p) => Variant::NodePath(Box::new(NodePath {
                 names: into_strs(p.names),
                 subnames: into_strs(p.subnames),
@@ -732,16 +732,16 @@ impl<'a> VariantRef<'a> {
             R::Object(ObjectRef::Full(f)) => {
                 let f = *f;
                 Variant::Object(Object::Full(Box::new(FullObject {
-                    class: f.class.into_owned(),
+                    class: f.class.into_owned().into_string(),
                     properties: f
                         .properties
                         .into_iter()
-                        .map(|(n, v)| (n.into_owned(), v.into_owned()))
+                        .map(|(n, v)| (n.into_owned().into_string(), v.into_owned()))
                         .collect(),
                 })))
             }
             R::Signal(s) => Variant::Signal(Signal {
-                name: s.name.into_owned(),
+                name: s.name.into_owned().into_string(),
                 object: s.object,
             }),
             R::Dictionary(DictionaryRef {

@@ -240,7 +240,7 @@ pub fn vec_from_elements<T: FromVariant>(v: &Variant) -> Result<Vec<T>, FromVari
             Variant::Float(crate::variant::layout::real_from_f32_bits(x.to_bits()))
         }),
         Variant::PackedFloat64Array(xs) => each(xs, |x| Variant::Float(*x)),
-        Variant::PackedStringArray(xs) => each(xs, |x| Variant::String(GString::new(x))),
+        Variant::PackedStringArray(xs) => each(xs, |x| Variant::String(x.clone())),
         // Packed arrays of math values (the spec's `packed` kinds).
         other => match other.as_packed() {
             Some(p) => (0..p.len())

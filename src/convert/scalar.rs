@@ -188,7 +188,7 @@ impl ToVariant for String {
         Variant::String(GString::new(self))
     }
     fn __vec_to_variant(items: &[String]) -> Variant {
-        Variant::PackedStringArray(items.to_vec())
+        Variant::PackedStringArray(items.iter().map(GString::from).collect())
     }
     fn __vec_kind() -> Kind {
         Kind::PackedStringArray
@@ -206,7 +206,7 @@ impl FromVariant for String {
     }
     fn __vec_from_variant(v: &Variant) -> Result<Vec<String>, FromVariantError> {
         match v {
-            Variant::PackedStringArray(xs) => Ok(xs.clone()),
+            Variant::PackedStringArray(xs) => Ok(xs.iter().map(|s| s.to_string()).collect()),
             other => super::private::vec_from_elements(other),
         }
     }

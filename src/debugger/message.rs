@@ -500,7 +500,7 @@ fn output(a: &mut Args<'_>, protocol: Protocol) -> Result<Vec<OutputLine>, Shape
                     Ok(t.iter()
                         .zip(k)
                         .map(|(text, &kind)| OutputLine {
-                            text: text.clone(),
+                            text: text.to_string(),
                             kind: output_kind(kind.into()),
                         })
                         .collect())

@@ -45,16 +45,16 @@ pub(crate) trait Build<'a>: Sized + FromFixed + FromPacked<'a> {
     /// Whether containers keep their elements. The validating pass of lazy borrowed decoding
     /// (`Probe`) keeps none: it reads everything and builds nothing but dictionary keys.
     const KEEP: bool = true;
-    /// Text as the result holds it (`String`, or `Cow<'a, str>`).
+    /// Text as the result holds it (`GString`, or `StrRef<'a>`).
     type Str;
     /// Where a dictionary's entries go while it is filled.
     type Entries: Entries<Self>;
-    fn text(s: Cow<'a, str>) -> Self::Str;
+    fn text(s: StrRef<'a>) -> Self::Str;
     fn scalar(s: Scalar) -> Self;
     /// A `String` value (its text goes straight into the result's own string type).
-    fn string(s: Cow<'a, str>) -> Self;
+    fn string(s: StrRef<'a>) -> Self;
     /// A `StringName` value (its text goes straight into the result's own string type).
-    fn string_name(s: Cow<'a, str>) -> Self;
+    fn string_name(s: StrRef<'a>) -> Self;
     fn node_path(names: Vec<Self::Str>, subnames: Vec<Self::Str>, absolute: bool) -> Self;
     fn signal(name: Self::Str, object: u64) -> Self;
     fn byte_array(bytes: &'a [u8]) -> Self;
@@ -162,11 +162,11 @@ pub(crate) fn int_key_bit(i: i64) -> u32 {
 pub(crate) const OTHER_KEY_BIT: u32 = 63;
 
 impl<'a> Build<'a> for Variant {
-    type Str = String;
+    type Str = GString;
     type Entries = Vec<(Variant, Variant)>;
     #[inline]
-    fn text(s: Cow<'a, str>) -> String {
-        s.into_owned()
+    fn text(s: StrRef<'a>) -> GString {
+        gstring(s)
     }
     #[inline]
     fn scalar(s: Scalar) -> Variant {
@@ -182,28 +182,30 @@ impl<'a> Build<'a> for Variant {
         }
     }
     #[inline]
-    fn string(s: Cow<'a, str>) -> Variant {
+    fn string(s: StrRef<'a>) -> Variant {
         Variant::String(gstring(s))
     }
     #[inline]
-    fn string_name(s: Cow<'a, str>) -> Variant {
+    fn string_name(s: StrRef<'a>) -> Variant {
         Variant::StringName(StringName(gstring(s)))
     }
-    fn node_path(names: Vec<String>, subnames: Vec<String>, absolute: bool) -> Variant {
+    fn node_path(names: Vec<GString>, subnames: Vec<GString>, absolute: bool) -> Variant {
         Variant::NodePath(Box::new(NodePath {
             names,
             subnames,
             absolute,
         }))
     }
-    fn signal(name: String, object: u64) -> Variant {
+    fn signal(name: GString, object: u64) -> Variant {
+        // Signals are Godot 4's, whose strings are always Unicode.
+        let name = name.into_string();
         Variant::Signal(Signal { name, object })
     }
     #[inline]
     fn byte_array(bytes: &'a [u8]) -> Variant {
         Variant::PackedByteArray(bytes.to_vec())
     }
-    fn string_array(items: Vec<String>) -> Variant {
+    fn string_array(items: Vec<GString>) -> Variant {
         Variant::PackedStringArray(items)
     }
     #[inline]
@@ -219,7 +221,15 @@ impl<'a> Build<'a> for Variant {
         // The index goes with the entries: lookups in the result are O(1) at no extra cost.
         Variant::Dictionary(Dictionary::from_unique_indexed(entries, typed, index))
     }
-    fn object(class: String, properties: Vec<(String, Variant)>) -> Variant {
+    fn object(class: GString, properties: Vec<(GString, Variant)>) -> Variant {
+        // Class and property names are kept as text: a name that is not Unicode names no
+        // class or property of the engine, which then refuses the object or drops the
+        // property (README, Engine rules).
+        let class = class.into_string();
+        let properties = properties
+            .into_iter()
+            .map(|(n, v)| (n.into_string(), v))
+            .collect();
         Variant::Object(Object::Full(Box::new(FullObject { class, properties })))
     }
     /// String and integer keys (nearly all keys) compare here, inline; the rest by the rule.
@@ -273,13 +283,10 @@ impl<'a> Build<'a> for Variant {
 }
 
 /// Text as a [`GString`]: short text is kept inline, with no allocation (most keys and
-/// names); long text reuses the allocation the engine's reading made, if any.
+/// names); text the engine's reading made is kept as it made it.
 #[inline(always)]
-pub(crate) fn gstring(s: Cow<'_, str>) -> GString {
-    match s {
-        Cow::Borrowed(s) => GString::new(s),
-        Cow::Owned(s) => GString::from(s),
-    }
+pub(crate) fn gstring(s: StrRef<'_>) -> GString {
+    s.into_owned()
 }
 
 #[inline(never)]

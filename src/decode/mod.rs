@@ -28,7 +28,6 @@ use crate::variant::value::{with_fixed, with_packed};
 use crate::variant::*;
 use crate::version::Version;
 use smallvec::SmallVec;
-use std::borrow::Cow;
 use std::hash::{BuildHasher, Hash, Hasher};
 
 /// Limits that keep decoding of untrusted bytes bounded.

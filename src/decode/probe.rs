@@ -127,10 +127,10 @@ impl<'a> Entries<Probe<'a>> for ProbeKeys {
 
 impl<'a> Build<'a> for Probe<'a> {
     const KEEP: bool = false;
-    type Str = Cow<'a, str>;
+    type Str = StrRef<'a>;
     type Entries = ProbeKeys;
     #[inline]
-    fn text(s: Cow<'a, str>) -> Cow<'a, str> {
+    fn text(s: StrRef<'a>) -> StrRef<'a> {
         s
     }
     #[inline]
@@ -152,31 +152,31 @@ impl<'a> Build<'a> for Probe<'a> {
         }))
     }
     #[inline]
-    fn string(s: Cow<'a, str>) -> Probe<'a> {
+    fn string(s: StrRef<'a>) -> Probe<'a> {
         match s {
-            Cow::Borrowed(s) => Probe::Text(s),
+            StrRef::Borrowed(s) => Probe::Text(s),
             // Text the engine's reading rewrote: fingerprinted now, as it cannot be kept
             // (the same fingerprint as the same text arriving unchanged).
-            Cow::Owned(s) => Probe::Fingerprint(Probe::Text(&s).fingerprint()),
+            StrRef::Owned(s) => Probe::Fingerprint(Probe::Text(&s).fingerprint()),
         }
     }
     #[inline]
-    fn string_name(s: Cow<'a, str>) -> Probe<'a> {
+    fn string_name(s: StrRef<'a>) -> Probe<'a> {
         match s {
-            Cow::Borrowed(s) => Probe::Name(s),
-            Cow::Owned(s) => Probe::Fingerprint(Probe::Name(&s).fingerprint()),
+            StrRef::Borrowed(s) => Probe::Name(s),
+            StrRef::Owned(s) => Probe::Fingerprint(Probe::Name(&s).fingerprint()),
         }
     }
-    fn node_path(_: Vec<Cow<'a, str>>, _: Vec<Cow<'a, str>>, _: bool) -> Probe<'a> {
+    fn node_path(_: Vec<StrRef<'a>>, _: Vec<StrRef<'a>>, _: bool) -> Probe<'a> {
         Probe::of_kind(Kind::NodePath)
     }
-    fn signal(_: Cow<'a, str>, _: u64) -> Probe<'a> {
+    fn signal(_: StrRef<'a>, _: u64) -> Probe<'a> {
         Probe::of_kind(Kind::Signal)
     }
     fn byte_array(_: &'a [u8]) -> Probe<'a> {
         Probe::of_kind(Kind::PackedByteArray)
     }
-    fn string_array(_: Vec<Cow<'a, str>>) -> Probe<'a> {
+    fn string_array(_: Vec<StrRef<'a>>) -> Probe<'a> {
         Probe::of_kind(Kind::PackedStringArray)
     }
     #[inline]
@@ -191,7 +191,7 @@ impl<'a> Build<'a> for Probe<'a> {
     ) -> Probe<'a> {
         Probe::of_kind(Kind::Dictionary)
     }
-    fn object(_: Cow<'a, str>, _: Vec<(Cow<'a, str>, Probe<'a>)>) -> Probe<'a> {
+    fn object(_: StrRef<'a>, _: Vec<(StrRef<'a>, Probe<'a>)>) -> Probe<'a> {
         Probe::of_kind(Kind::Object)
     }
     #[inline(always)]

@@ -214,7 +214,7 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
     /// `_decode_string`: i32 length, bytes, padding that must be present. The text borrows
     /// from the input unless the engine's reading changes it (its lenient UTF-8).
     #[inline]
-    pub(crate) fn text(&mut self) -> Result<Cow<'a, str>, DecodeError> {
+    pub(crate) fn text(&mut self) -> Result<StrRef<'a>, DecodeError> {
         let at = self.pos;
         let len = self.u32()?;
         let n = len as i32;
@@ -234,7 +234,7 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
         // as it is (no NUL to stop at, no BOM to drop), so it needs no further look.
         if ascii_without_nul(&buf[start..start + total], n) {
             // SAFETY: every byte is in 0x01..=0x7F, and ASCII is valid UTF-8.
-            return Ok(Cow::Borrowed(unsafe {
+            return Ok(StrRef::Borrowed(unsafe {
                 std::str::from_utf8_unchecked(bytes)
             }));
         }
@@ -253,14 +253,14 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
     /// included, goes the full way through [`Decoder::text`].
     #[inline(always)]
     pub(crate) fn string<B: Build<'a>>(&mut self) -> Result<B::Str, DecodeError> {
-        Ok(B::text(self.cow_text()?))
+        Ok(B::text(self.str_text()?))
     }
 
     /// [`Decoder::text`], with the common case first (see [`Decoder::string`]).
     #[inline(always)]
-    pub(crate) fn cow_text(&mut self) -> Result<Cow<'a, str>, DecodeError> {
+    pub(crate) fn str_text(&mut self) -> Result<StrRef<'a>, DecodeError> {
         match self.plain_text() {
-            Some(s) => Ok(Cow::Borrowed(s)),
+            Some(s) => Ok(StrRef::Borrowed(s)),
             None => self.text(),
         }
     }
@@ -423,7 +423,8 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
                 }
             }
             quirks::KIND_CLASS_NAME => {
-                let class = self.text()?.into_owned();
+                // Class names and script paths are Godot 4's, whose strings are Unicode.
+                let class = self.text()?.into_owned().into_string();
                 if self.options.engine_strict {
                     quirks::class_element(class, self.options.allow_objects)
                 } else {
@@ -437,7 +438,7 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
                 if self.checks && self.options.allow_objects {
                     self.check_script_path(at + 4, &path)?;
                 }
-                ElementType::Script(path.into_owned())
+                ElementType::Script(path.into_owned().into_string())
             }
         };
         self.obs.text(at, self.pos, Text::Field(side));
@@ -592,7 +593,7 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
                     let mut is_script = false;
                     if name.is_none() {
                         let at = self.pos;
-                        let text = self.cow_text()?;
+                        let text = self.str_text()?;
                         is_script = self.checks
                             && quirks::checks_script_property(self.dialect)
                             && text == "script";
@@ -680,7 +681,7 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
             }),
             Kind::String => {
                 let text_at = self.pos;
-                let text = self.cow_text()?;
+                let text = self.str_text()?;
                 self.obs.text(text_at, self.pos, Text::Plain);
                 put(B::string(text));
                 self.obs.end(self.pos);
@@ -729,7 +730,7 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
         let s = match kind {
             Kind::StringName => {
                 let text_at = self.pos;
-                let text = self.cow_text()?;
+                let text = self.str_text()?;
                 self.obs.text(text_at, self.pos, Text::Plain);
                 return Ok(Step::Value(B::string_name(text)));
             }

@@ -496,7 +496,7 @@ impl<'a> Scan<'a> {
     fn careful_text(&mut self, bytes: &[u8], key: bool) -> Option<u64> {
         let strict = self.dialect.has_feature(self.version, Feature::StrictUtf8);
         match quirks::engine_string(bytes, self.keep_leading_bom, strict).ok()? {
-            Cow::Borrowed(s) if s.len() == bytes.len() => Some(if key {
+            crate::StrRef::Borrowed(s) if s.len() == bytes.len() => Some(if key {
                 text_fingerprint(s.as_bytes())
             } else {
                 0

@@ -130,7 +130,7 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
             // The class name is a whole StringName value of its own.
             self.obs.value(h, Slot::ClassName);
             self.obs.header(h, header, Kind::StringName);
-            let class = self.text()?.into_owned();
+            let class = self.text()?.into_owned().into_string();
             self.obs.text(h + 4, self.pos, Text::Plain);
             self.obs.end(self.pos);
             ElementType::Class(class)

@@ -98,7 +98,7 @@ pub enum Variant {
     /// Packed 64-bit floats (Godot 4).
     PackedFloat64Array(Vec<f64>),
     /// Packed strings.
-    PackedStringArray(Vec<String>),
+    PackedStringArray(Vec<GString>),
     /// Packed 2D vectors of reals.
     PackedVector2Array(Vec<Vector2>),
     /// Packed 2D vectors of 32-bit integers (Pandemonium).

@@ -8,10 +8,10 @@ use std::borrow::Cow;
 use crate::generated::kinds::Kind;
 use crate::variant::math::*;
 use crate::variant::layout::{FixedValue, PackedValue};
-use crate::variant::{ArrayType, DictionaryType, Variant};
+use crate::variant::{ArrayType, DictionaryType, StrRef, Variant};
 use crate::borrowed::{ArrayRef, DictionaryRef, NodePathRef, ObjectRef, SignalRef};
 use crate::variant::packed::PackedRef;
-/// A Godot value borrowed from encoded bytes: [`Variant`] with its text as `Cow<'a, str>`
+/// A Godot value borrowed from encoded bytes: [`Variant`] with its text as [`StrRef`]
 /// (borrowed, except for the rare string the engine's reading changes) and its packed
 /// arrays as views ([`PackedRef`]) of the input.
 ///
@@ -28,7 +28,7 @@ pub enum VariantRef<'a> {
     /// A real (f64 in the model); Godot 3 and Pandemonium call it REAL.
     Float(f64),
     /// A UTF-8 string.
-    String(Cow<'a, str>),
+    String(StrRef<'a>),
     /// A 2D vector of reals.
     Vector2(Vector2),
     /// A 2D vector of 32-bit integers.
@@ -62,7 +62,7 @@ pub enum VariantRef<'a> {
     /// An RGBA color of 32-bit floats.
     Color(Color),
     /// An interned string.
-    StringName(Cow<'a, str>),
+    StringName(StrRef<'a>),
     /// A path to a node and property.
     NodePath(Box<NodePathRef<'a>>),
     /// A resource id.
@@ -88,7 +88,7 @@ pub enum VariantRef<'a> {
     /// Packed 64-bit floats (Godot 4).
     PackedFloat64Array(PackedRef<'a, f64>),
     /// Packed strings.
-    PackedStringArray(Vec<Cow<'a, str>>),
+    PackedStringArray(Vec<StrRef<'a>>),
     /// Packed 2D vectors of reals.
     PackedVector2Array(PackedRef<'a, Vector2>),
     /// Packed 2D vectors of 32-bit integers (Pandemonium).

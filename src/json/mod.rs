@@ -12,7 +12,7 @@
 //! | `Bool` | `true` / `false` |
 //! | `Int`, `Rid` | a number; a decimal string when beyond ±2^53 (so `jq`, which uses doubles, keeps it) |
 //! | `Float` | a real (below) |
-//! | `String`, `StringName` | a string |
+//! | `String`, `StringName` | a string (see below for the rare one a JSON string cannot hold) |
 //! | `Vector2`, `Vector3`, `Vector4`, `Quaternion` | `[x, y, …]` of reals; the `…i` types: of integers |
 //! | `Color` | `[r, g, b, a]` of reals (exact values of the `f32` components) |
 //! | `Rect2`, `Rect2i`, `Aabb` | `{"position": […], "size": […]}` |
@@ -31,6 +31,11 @@
 //! | `PackedFloat32Array`, `PackedFloat64Array` | `[real, …]` |
 //! | `PackedStringArray` | `["…", …]` |
 //! | `Packed…Vector…Array`, `PackedColorArray` | `[[x, y, …], …]` |
+//!
+//! A string that is not Unicode (Godot 3 keeps UTF-16 surrogates and code points above
+//! U+10FFFF, which a JSON string cannot hold: see [`GString`]) is `{"engine_utf8": HEX}`, the
+//! engine's bytes in hex, wherever a string goes (a `String` or `StringName` value, an element
+//! of a `PackedStringArray`, a `NodePath` name).
 //!
 //! An element type (`element_type`, `key_type`, `value_type`) is `{"builtin": KIND}`,
 //! `{"class": "Node"}` or `{"script": "res://player.gd"}`.
@@ -172,6 +177,10 @@ const NAN64: u64 = 0x7ff8_0000_0000_0000;
 const NAN32: u32 = 0x7fc0_0000;
 const SIGN64: u64 = 1 << 63;
 const SIGN32: u32 = 1 << 31;
+
+/// The key of the JSON form of a string that is not Unicode (a Godot 3 string holding a
+/// surrogate or a code point above U+10FFFF): `{"engine_utf8": HEX}`, its engine bytes.
+const ENGINE_UTF8: &str = "engine_utf8";
 
 fn hex(b: &[u8]) -> String {
     use std::fmt::Write;

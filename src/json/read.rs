@@ -79,10 +79,8 @@ impl Reader {
             },
             Kind::Int => Variant::Int(self.int(v)?),
             Kind::Float => Variant::Float(self.real(v)?),
-            Kind::String | Kind::StringName => match v.as_str().and_then(|s| text_value(kind, s)) {
-                Some(v) => v,
-                None => return self.err("expected a string"),
-            },
+            Kind::String => Variant::String(self.string(v)?),
+            Kind::StringName => Variant::StringName(StringName(self.string(v)?)),
             Kind::NodePath => Variant::NodePath(Box::new(match v {
                 Value::String(s) => NodePath::parse(s),
                 _ => {
@@ -106,7 +104,7 @@ impl Reader {
                     if let Some(id) = o.get("id") {
                         Object::Id(self.at(".id", |r| r.uint(id))?)
                     } else {
-                        let class = self.at(".class", |r| r.string(r.field(o, "class")?))?;
+                        let class = self.at(".class", |r| r.name(r.field(o, "class")?))?;
                         let properties = self.at(".properties", |r| {
                             let a = r.array(r.field(o, "properties")?)?;
                             let mut out = Vec::with_capacity(a.len());
@@ -122,7 +120,7 @@ impl Reader {
             Kind::Signal => {
                 let o = self.object(v)?;
                 Variant::Signal(Signal {
-                    name: self.at(".name", |r| r.string(r.field(o, "name")?))?,
+                    name: self.at(".name", |r| r.name(r.field(o, "name")?))?,
                     object: self.at(".object", |r| r.uint(r.field(o, "object")?))?,
                 })
             }
@@ -237,14 +235,33 @@ impl Reader {
         Ok(out)
     }
 
-    fn string(&self, v: &Value) -> Res<String> {
+    /// A name (a class, a property, a signal, a script path): a JSON string.
+    fn name(&self, v: &Value) -> Res<String> {
         match v {
             Value::String(s) => Ok(s.clone()),
             _ => self.err("expected a string"),
         }
     }
 
-    fn strings(&mut self, v: &Value) -> Res<Vec<String>> {
+    /// A string: a JSON string, or `{"engine_utf8": HEX}` for one that is not Unicode.
+    fn string(&self, v: &Value) -> Res<GString> {
+        match v {
+            Value::String(s) => Ok(s.as_str().into()),
+            Value::Object(o) if o.len() == 1 => {
+                let hex = match o.get(ENGINE_UTF8) {
+                    Some(h) => self.hex(h)?,
+                    None => return self.err("expected a string"),
+                };
+                match GString::from_engine_utf8(&hex) {
+                    Some(s) => Ok(s),
+                    None => self.err("`engine_utf8` holds bytes that no engine reads as a string"),
+                }
+            }
+            _ => self.err("expected a string"),
+        }
+    }
+
+    fn strings(&mut self, v: &Value) -> Res<Vec<GString>> {
         self.each(v, |r, x| r.string(x))
     }
 
@@ -440,7 +457,7 @@ impl Reader {
         if a.len() != 2 {
             return self.err("expected [\"name\", VALUE]");
         }
-        let k = self.at("[0]", |r| r.string(&a[0]))?;
+        let k = self.at("[0]", |r| r.name(&a[0]))?;
         let v = self.at("[1]", |r| r.value(&a[1]))?;
         Ok((k, v))
     }
@@ -450,7 +467,7 @@ impl Reader {
             Value::Null => Ok(None),
             Value::Object(o) if o.len() == 1 => {
                 let (k, v) = o.iter().next().expect("one entry");
-                let s = self.at(Seg::Field(k.clone().into()), |r| r.string(v))?;
+                let s = self.at(Seg::Field(k.clone().into()), |r| r.name(v))?;
                 match k.as_str() {
                     "builtin" => match kind_named(&s) {
                         Some(kind) => Ok(Some(ElementType::Builtin(kind))),

@@ -34,8 +34,8 @@ impl Json<'_> {
             Variant::Bool(b) => m.serialize_entry("value", b)?,
             Variant::Int(i) => m.serialize_entry("value", &I(*i))?,
             Variant::Float(f) => m.serialize_entry("value", &R(*f))?,
-            Variant::String(x) => m.serialize_entry("value", x)?,
-            Variant::StringName(x) => m.serialize_entry("value", &x.0)?,
+            Variant::String(x) => m.serialize_entry("value", &GStrJ(x))?,
+            Variant::StringName(x) => m.serialize_entry("value", &GStrJ(&x.0))?,
             Variant::NodePath(p) => m.serialize_entry(
                 "value",
                 &NodePathJ {
@@ -82,7 +82,7 @@ impl Json<'_> {
             Variant::PackedFloat64Array(x) => {
                 m.serialize_entry("value", &Seq(x, |f: &f64| R(*f)))?
             }
-            Variant::PackedStringArray(x) => m.serialize_entry("value", x)?,
+            Variant::PackedStringArray(x) => m.serialize_entry("value", &Seq(x, GStrJ))?,
             // Math values and packed arrays of them: the shape of their components (below).
             _ => {
                 if let Some(f) = v.as_fixed() {
@@ -176,11 +176,34 @@ impl Serialize for R32 {
     }
 }
 
-#[derive(Serialize)]
 struct NodePathJ<'a> {
-    names: &'a [String],
-    subnames: &'a [String],
+    names: &'a [GString],
+    subnames: &'a [GString],
     absolute: bool,
+}
+
+impl Serialize for NodePathJ<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(3))?;
+        m.serialize_entry("names", &Seq(self.names, GStrJ))?;
+        m.serialize_entry("subnames", &Seq(self.subnames, GStrJ))?;
+        m.serialize_entry("absolute", &self.absolute)?;
+        m.end()
+    }
+}
+
+/// A string: a JSON string, or `{"engine_utf8": HEX}` for one that is not Unicode.
+struct GStrJ<'a>(&'a GString);
+
+impl Serialize for GStrJ<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.0.is_unicode() {
+            return s.serialize_str(self.0);
+        }
+        let mut m = s.serialize_map(Some(1))?;
+        m.serialize_entry(ENGINE_UTF8, &hex(self.0.engine_utf8()))?;
+        m.end()
+    }
 }
 
 #[derive(Serialize)]
@@ -328,18 +351,18 @@ fn append_here(out: &mut Vec<u8>, v: &Variant) {
         }
         Variant::String(x) => {
             key(out, "value");
-            string(out, x);
+            gstring(out, x);
         }
         Variant::StringName(x) => {
             key(out, "value");
-            string(out, &x.0);
+            gstring(out, &x.0);
         }
         Variant::NodePath(p) => {
             key(out, "value");
             out.extend_from_slice(b"{\"names\":");
-            seq(out, &p.names, |out, s| string(out, s));
+            seq(out, &p.names, gstring);
             out.extend_from_slice(b",\"subnames\":");
-            seq(out, &p.subnames, |out, s| string(out, s));
+            seq(out, &p.subnames, gstring);
             out.extend_from_slice(if p.absolute {
                 b",\"absolute\":true}"
             } else {
@@ -440,7 +463,7 @@ fn append_here(out: &mut Vec<u8>, v: &Variant) {
         }
         Variant::PackedStringArray(x) => {
             key(out, "value");
-            seq(out, x, |out, s| string(out, s));
+            seq(out, x, gstring);
         }
         // Math values and packed arrays of them: the shape of their components, as `Shaped`.
         _ => {
@@ -551,6 +574,16 @@ fn real32(out: &mut Vec<u8>, f: f32) {
     } else {
         real(out, f64::from(f));
     }
+}
+
+/// A string as [`GStrJ`] writes it.
+fn gstring(out: &mut Vec<u8>, s: &GString) {
+    if s.is_unicode() {
+        return string(out, s);
+    }
+    out.extend_from_slice(b"{\"engine_utf8\":\"");
+    out.extend_from_slice(hex(s.engine_utf8()).as_bytes());
+    out.extend_from_slice(b"\"}");
 }
 
 /// A JSON string: the text between quotes copied in runs, the few bytes JSON must escape

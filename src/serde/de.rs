@@ -54,7 +54,7 @@ fn elements(v: Variant) -> Result<Vec<Variant>, Variant> {
             map(xs, |x| Variant::Float(real_from_f32_bits(x.to_bits())))
         }
         Variant::PackedFloat64Array(xs) => map(xs, Variant::Float),
-        Variant::PackedStringArray(xs) => map(xs, |x| Variant::String(x.into())),
+        Variant::PackedStringArray(xs) => map(xs, Variant::String),
         // Packed arrays of math values (the spec's `packed` kinds).
         other => match other.as_packed() {
             Some(p) => (0..p.len()).filter_map(|i| p.element_variant(i)).collect(),

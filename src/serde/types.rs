@@ -231,7 +231,7 @@ impl Serialize for Structural<'_> {
             Variant::PackedInt64Array(xs) => seq(s, xs, |x| Variant::Int(*x)),
             Variant::PackedFloat32Array(xs) => seq(s, xs, |x| x.to_variant()),
             Variant::PackedFloat64Array(xs) => seq(s, xs, |x| Variant::Float(*x)),
-            Variant::PackedStringArray(xs) => seq(s, xs, |x| Variant::String(GString::new(x))),
+            Variant::PackedStringArray(xs) => seq(s, xs, |x| Variant::String(x.clone())),
             // Packed arrays of math values: a sequence of their elements.
             other if other.as_packed().is_some() => {
                 let items: Vec<Variant> = other

@@ -151,7 +151,7 @@ impl Parser<'_> {
                 self.expect(Tok::LParen)?;
                 let s = self.string_arg()?;
                 self.expect(Tok::RParen)?;
-                Variant::StringName(StringName(s.into()))
+                Variant::StringName(StringName(s))
             }
             // `RID()` or `RID(id)`; 4.x reads the id as a 64-bit number.
             "RID" => {
@@ -180,7 +180,7 @@ impl Parser<'_> {
                     self.advance()?;
                     Variant::Signal(Signal::default())
                 } else {
-                    let name = self.string_arg()?;
+                    let name = self.string_arg()?.into_string();
                     self.expect(Tok::Comma)?;
                     let object = match self.tok {
                         Tok::Int(i, _) => i as u64,
@@ -358,7 +358,7 @@ impl Parser<'_> {
     }
 
     /// `open` strings, commas between (a trailing one allowed) `close`.
-    fn strings(&mut self, open: Tok, close: Tok) -> Result<Vec<String>, TextError> {
+    fn strings(&mut self, open: Tok, close: Tok) -> Result<Vec<GString>, TextError> {
         self.expect(open)?;
         let mut out = Vec::new();
         while self.tok != close {

@@ -3,6 +3,7 @@
 
 use super::TextError;
 use crate::math::Color;
+use crate::GString;
 
 #[derive(Clone, Debug, PartialEq)]
 pub(super) enum Tok {
@@ -15,11 +16,11 @@ pub(super) enum Tok {
     Colon,
     Comma,
     Ident(String),
-    Str(String),
+    Str(GString),
     /// `&"…"` (Godot 4) or `@"…"` (Pandemonium, and 4.x's compatibility with it).
-    StrName(String),
+    StrName(GString),
     /// `^"…"`: GDScript's NodePath literal (lenient; the engines' text parsers lack it).
-    NodePathLit(String),
+    NodePathLit(GString),
     /// An integer, and whether it was written with a `-` (so `-0` can be a negative zero
     /// where a real is expected).
     Int(i64, bool),
@@ -393,8 +394,10 @@ impl<'a> Lexer<'a> {
     /// The body of a string after its opening `"` (get_token, case '"'): raw newlines are
     /// kept; escapes `\b \t \n \f \r \uXXXX \UXXXXXX` and UTF-16 surrogate pairs as the
     /// engine reads them; also `\a \v` (which `c_escape` writes but the engine reads back as
-    /// `a` and `v`); any other escaped character stands for itself.
-    fn string(&mut self, line: usize, column: usize) -> Result<String, TextError> {
+    /// `a` and `v`); any other escaped character stands for itself. And one escape of our
+    /// own, `\u{HEX}`: that code point, never paired, for the strings Godot 3 keeps that
+    /// are not Unicode (a lone surrogate, a code point above U+10FFFF: see `GString`).
+    fn string(&mut self, line: usize, column: usize) -> Result<GString, TextError> {
         // Most strings hold no escape and no line break: taken as one slice.
         let rest = self.chars.as_str();
         let plain = rest
@@ -405,9 +408,9 @@ impl<'a> Lexer<'a> {
             // Columns count characters: every byte that does not continue one.
             let chars = body.bytes().filter(|&b| b & 0xC0 != 0x80).count();
             self.skip_in_line(end + 1, chars + 1);
-            return Ok(body.to_owned());
+            return Ok(GString::new(body));
         }
-        let mut out = String::new();
+        let mut out: Vec<u32> = Vec::new();
         let mut lead: Option<u32> = None;
         loop {
             let (el, ec) = (self.line, self.column);
@@ -428,6 +431,31 @@ impl<'a> Lexer<'a> {
                         'r' => 13,
                         'a' => 7,
                         'v' => 11,
+                        'u' if self.peek() == Some('{') => {
+                            self.bump();
+                            let mut v = 0u32;
+                            let mut digits = 0;
+                            while let Some(d) = self.peek().and_then(|h| h.to_digit(16)) {
+                                self.bump();
+                                digits += 1;
+                                v = v.saturating_mul(16).saturating_add(d);
+                            }
+                            if digits == 0 || digits > 8 || self.bump() != Some('}') {
+                                return Err(self.error(el, ec, "expected `\\u{HEX}`"));
+                            }
+                            if v > 0x7FFF_FFFF {
+                                return Err(self.error(
+                                    el,
+                                    ec,
+                                    format!("`\\u{{{v:x}}}` is beyond 0x7fffffff"),
+                                ));
+                            }
+                            if lead.is_some() {
+                                return Err(self.error(el, ec, "unpaired UTF-16 lead surrogate"));
+                            }
+                            out.push(v);
+                            continue;
+                        }
                         'u' | 'U' => {
                             let len = if n == 'U' { 6 } else { 4 };
                             let mut v = 0u32;
@@ -467,16 +495,15 @@ impl<'a> Lexer<'a> {
                 }
                 code
             };
-            out.push(
-                char::from_u32(code).ok_or_else(|| {
-                    self.error(el, ec, format!("`\\u{code:x}` is not a character"))
-                })?,
-            );
+            if char::from_u32(code).is_none() {
+                return Err(self.error(el, ec, format!("`\\u{code:x}` is not a character")));
+            }
+            out.push(code);
         }
         if lead.is_some() {
             return Err(self.error(line, column, "unpaired UTF-16 lead surrogate"));
         }
-        Ok(out)
+        Ok(GString::from_code_points(out).expect("checked: at most 0x7fffffff"))
     }
 }
 

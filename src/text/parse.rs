@@ -204,7 +204,7 @@ impl<'a> Parser<'a> {
             return Ok(false);
         }
         let n = match &self.tok {
-            Tok::Str(s) => s.clone(),
+            Tok::Str(s) => s.to_string(),
             _ => return Err(self.expected("a property name string")),
         };
         self.advance()?;
@@ -286,8 +286,8 @@ impl<'a> Parser<'a> {
             Tok::Int(i, _) => Variant::Int(i),
             Tok::Float(f) => Variant::Float(f),
             Tok::HexFloat(f) => Variant::Float(f),
-            Tok::Str(s) => Variant::String(s.into()),
-            Tok::StrName(s) => Variant::StringName(StringName(s.into())),
+            Tok::Str(s) => Variant::String(s),
+            Tok::StrName(s) => Variant::StringName(StringName(s)),
             Tok::NodePathLit(s) => Variant::NodePath(Box::new(NodePath::parse(&s))),
             Tok::Color(c) => Variant::Color(c),
             Tok::LBracket => {
@@ -312,7 +312,7 @@ impl<'a> Parser<'a> {
                 self.advance()?;
                 let path = self.string_arg()?;
                 self.expect(Tok::RParen)?;
-                Variant::String(path.into())
+                Variant::String(path)
             }
             Tok::Ident(id) => match id.as_str() {
                 "Object" => return self.open_object(),
@@ -332,7 +332,7 @@ impl<'a> Parser<'a> {
         }))
     }
 
-    pub(super) fn string_arg(&mut self) -> Result<String, TextError> {
+    pub(super) fn string_arg(&mut self) -> Result<GString, TextError> {
         match &self.tok {
             Tok::Str(s) | Tok::StrName(s) | Tok::NodePathLit(s) => {
                 let s = s.clone();
@@ -357,7 +357,7 @@ impl<'a> Parser<'a> {
             // A quoted name: exact text quotes a class name that is not an identifier, and
             // `EncodedObjectAsID` when it is a full object of that class.
             Tok::Ident(c) => (c, false),
-            Tok::Str(c) => (c, true),
+            Tok::Str(c) => (c.into_string(), true),
             other => {
                 return Err(TextError {
                     line,
@@ -385,7 +385,7 @@ impl<'a> Parser<'a> {
             // A quoted name is a class whatever it says (exact text quotes class names that
             // are not identifiers or that are also a builtin type's name).
             Tok::Str(class) => {
-                let class = ElementType::Class(class.clone());
+                let class = ElementType::Class(class.to_string());
                 self.advance()?;
                 return Ok(Some(class));
             }
@@ -399,7 +399,7 @@ impl<'a> Parser<'a> {
             self.advance()?;
             let path = self.string_arg()?;
             self.expect(Tok::RParen)?;
-            return Ok(Some(ElementType::Script(path)));
+            return Ok(Some(ElementType::Script(path.into_string())));
         }
         // The engine looks the name up among `Variant::get_type_name` first, so `Object` is
         // the builtin type, not the class.

@@ -146,7 +146,7 @@ impl Writer {
             // case STRING: `"\"" + str.c_escape_multiline() + "\""` (only `\` and `"`).
             Variant::String(s) => {
                 out.push('"');
-                out.push_str(&c_escape_multiline(s));
+                out.push_str(&escaped(s, c_escape_multiline));
                 out.push('"');
             }
             // STRING_NAME: Godot 4 `&"…"`, Pandemonium `@"…"`, both with `c_escape`. Godot 3
@@ -157,15 +157,15 @@ impl Writer {
                 } else {
                     '&'
                 };
-                out.push_str(&format!("{sigil}\"{}\"", c_escape(&s.0)));
+                out.push_str(&format!("{sigil}\"{}\"", escaped(&s.0, c_escape)));
             }
             // The path text cannot hold an empty name or one with `/` or `:` (it would read
             // back split or dropped): exact text lists such a path's parts instead.
             Variant::NodePath(p) if self.reals == Reals::Exact && !plain_path(p) => {
-                let list = |parts: &[String]| {
+                let list = |parts: &[GString]| {
                     let quoted: Vec<String> = parts
                         .iter()
-                        .map(|s| format!("\"{}\"", c_escape(s)))
+                        .map(|s| format!("\"{}\"", escaped(s, c_escape)))
                         .collect();
                     quoted.join(", ")
                 };
@@ -237,7 +237,10 @@ impl Writer {
             }
             // Elements use `c_escape` (unlike a String value).
             Variant::PackedStringArray(b) => {
-                let a: Vec<String> = b.iter().map(|s| format!("\"{}\"", c_escape(s))).collect();
+                let a: Vec<String> = b
+                    .iter()
+                    .map(|s| format!("\"{}\"", escaped(s, c_escape)))
+                    .collect();
                 out.push_str(&self.kind_ctor(Kind::PackedStringArray, &a))
             }
             // Fixed layouts and packed arrays of them: the constructor the spec names for the
@@ -482,13 +485,13 @@ impl Writer {
     }
 }
 
-/// Whether the path text of `p` reads back as `p`: no name or subname is empty or holds the
-/// separators `/` and `:`.
+/// Whether the path text of `p` reads back as `p`: no name or subname is empty, holds the
+/// separators `/` and `:`, or is not Unicode.
 fn plain_path(p: &NodePath) -> bool {
     p.names
         .iter()
         .chain(&p.subnames)
-        .all(|n| !n.is_empty() && !n.contains(['/', ':']))
+        .all(|n| !n.is_empty() && !n.contains(['/', ':']) && n.is_unicode())
 }
 
 /// Whether `s` reads back as one identifier token (`[A-Za-z_][A-Za-z0-9_]*`).
@@ -543,6 +546,29 @@ pub(crate) fn c_escape(s: &str) -> String {
             c => out.push(c),
         }
     }
+    out
+}
+
+/// A string's text escaped by `escape`; a code point a `str` cannot hold (a string Godot 3
+/// keeps that is not Unicode, see [`GString`]) as our own escape `\u{d800}`, which the
+/// parser reads back as that code point alone.
+fn escaped(s: &GString, escape: fn(&str) -> String) -> String {
+    if s.is_unicode() {
+        return escape(s);
+    }
+    let mut out = String::new();
+    let mut run = String::new();
+    for cp in s.code_points() {
+        match char::from_u32(cp) {
+            Some(c) => run.push(c),
+            None => {
+                out.push_str(&escape(&run));
+                run.clear();
+                out.push_str(&format!("\\u{{{cp:x}}}"));
+            }
+        }
+    }
+    out.push_str(&escape(&run));
     out
 }
 

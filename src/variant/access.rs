@@ -1,6 +1,6 @@
 //! Reaching into a `Variant` like a `serde_json::Value`: indexing, `get`, pointers, `as_*_mut`.
 
-use super::{Array, Dictionary, GString, Variant};
+use super::{Array, Dictionary, GString, StringName, Variant};
 use std::borrow::Cow;
 
 /// What can index a [`Variant`] (`v[i]`, [`Variant::get`], [`Variant::get_mut`]):
@@ -332,6 +332,15 @@ impl Variant {
     pub fn as_dictionary_mut(&mut self) -> Option<&mut Dictionary> {
         match self {
             Variant::Dictionary(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The [`GString`] of a `String` or a `StringName`: its text, and for the rare Godot 3
+    /// string that is not Unicode, its code points ([`GString::code_points`]).
+    pub fn as_gstring(&self) -> Option<&GString> {
+        match self {
+            Variant::String(s) | Variant::StringName(StringName(s)) => Some(s),
             _ => None,
         }
     }

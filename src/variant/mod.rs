@@ -18,6 +18,7 @@ pub use crate::variant::value::Variant;
 pub use access::VariantIndex;
 
 mod access;
+mod gstring;
 mod iter;
 pub(crate) mod key;
 pub(crate) mod layout;
@@ -32,12 +33,7 @@ pub(crate) mod packed;
 pub(crate) mod value;
 use key::KeyIndex;
 
-/// The text of a `String` value: a string that keeps up to 24 bytes inline, without a heap
-/// allocation, which most dictionary keys, names and short values fit (decoding 100,000
-/// dictionaries of four short keys and a short name then allocates 100,001 blocks instead of
-/// 600,001). It derefs to `str`, converts from `String` and `&str` (`.into()`), and to
-/// `String` with `.into_string()` or `.to_string()`. It is `compact_str::CompactString`.
-pub type GString = compact_str::CompactString;
+pub use gstring::{GString, StrRef};
 
 /// A `StringName`: an interned string in the engine, a plain string on the wire (its text a
 /// [`GString`], short names inline).
@@ -57,9 +53,9 @@ impl From<&str> for StringName {
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct NodePath {
     /// Node names, in order.
-    pub names: Vec<String>,
+    pub names: Vec<GString>,
     /// Property subnames, in order.
-    pub subnames: Vec<String>,
+    pub subnames: Vec<GString>,
     /// Whether the path is absolute (starts with `/`).
     pub absolute: bool,
 }
@@ -76,13 +72,13 @@ impl NodePath {
         let names = nodes
             .split('/')
             .filter(|s| !s.is_empty())
-            .map(str::to_string)
+            .map(GString::new)
             .collect();
         let subnames = props
             .map(|p| {
                 p.split(':')
                     .filter(|s| !s.is_empty())
-                    .map(str::to_string)
+                    .map(GString::new)
                     .collect()
             })
             .unwrap_or_default();
@@ -99,7 +95,12 @@ impl std::fmt::Display for NodePath {
         if self.absolute {
             f.write_str("/")?;
         }
-        f.write_str(&self.names.join("/"))?;
+        for (i, n) in self.names.iter().enumerate() {
+            if i > 0 {
+                f.write_str("/")?;
+            }
+            f.write_str(n)?;
+        }
         for s in &self.subnames {
             write!(f, ":{s}")?;
         }

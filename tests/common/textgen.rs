@@ -62,8 +62,8 @@ fn node_path() -> impl Strategy<Value = NodePath> {
         .prop_map(|(names, subnames, absolute)| NodePath {
             // NodePath("/") does not survive 3.2.3's own round trip (decodes non-absolute).
             absolute: absolute && !names.is_empty(),
-            names,
-            subnames,
+            names: names.into_iter().map(GString::from).collect(),
+            subnames: subnames.into_iter().map(GString::from).collect(),
         })
 }
 
@@ -112,7 +112,8 @@ pub fn leaf() -> BoxedStrategy<Variant> {
         prop::collection::vec(any::<i32>(), 0..6).prop_map(Variant::PackedInt32Array),
         prop::collection::vec(real32(), 0..6)
             .prop_map(|v| Variant::PackedFloat32Array(v.into_iter().map(|x| x as f32).collect())),
-        prop::collection::vec(text(), 0..5).prop_map(Variant::PackedStringArray),
+        prop::collection::vec(text().prop_map(GString::from), 0..5)
+            .prop_map(Variant::PackedStringArray),
         prop::collection::vec(v2(), 0..4).prop_map(Variant::PackedVector2Array),
         prop::collection::vec(v3(), 0..4).prop_map(Variant::PackedVector3Array),
         prop::collection::vec(color(), 0..3).prop_map(Variant::PackedColorArray),

@@ -8,10 +8,10 @@ use std::borrow::Cow;
 use crate::generated::kinds::Kind;
 use crate::variant::math::*;
 use crate::variant::layout::{FixedValue, PackedValue};
-use crate::variant::{ArrayType, DictionaryType, Variant};
+use crate::variant::{ArrayType, DictionaryType, StrRef, Variant};
 use crate::borrowed::{ArrayRef, DictionaryRef, NodePathRef, ObjectRef, SignalRef};
 use crate::variant::packed::PackedRef;
-/// A Godot value borrowed from encoded bytes: [`Variant`] with its text as `Cow<'a, str>`
+/// A Godot value borrowed from encoded bytes: [`Variant`] with its text as [`StrRef`]
 /// (borrowed, except for the rare string the engine's reading changes) and its packed
 /// arrays as views ([`PackedRef`]) of the input.
 ///
