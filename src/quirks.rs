@@ -491,3 +491,32 @@ pub(crate) fn class_element(class: String, allow_objects: bool) -> crate::Elemen
         crate::ElementType::Class(class)
     }
 }
+
+/// Whether the engine keeps this Dictionary key apart from every other key, equal or not:
+/// reading bytes, it makes each key a new value, and it compares Objects by instance (a
+/// decoded object, `EncodedObjectAsID` included, is a new instance: `Variant::hash_compare`
+/// falls through to `OP_EQUAL`, core/variant/variant.cpp:3510-3514 of 4.3-stable) and, with
+/// `dicts_by_identity` (Godot 3, which lacks the spec's `DictionaryKeysByValue`),
+/// Dictionaries by their shared data. So a key holding a non-null Object anywhere, or in Godot
+/// 3 a Dictionary anywhere, never merges with another: `{{}: 1, {}: 2}` from Godot 3.2.3 bytes
+/// is two entries, and so are two keys that are the same object id in every engine (observed
+/// on 3.2.3, 4.3 and 4.4.1, tests/keys_kept_apart.rs). Null objects are one key.
+pub fn kept_apart(key: &crate::Variant, dicts_by_identity: bool) -> bool {
+    use crate::{Object, Variant as V};
+    if !matches!(key, V::Object(_) | V::Array(_) | V::Dictionary(_)) {
+        return false;
+    }
+    // Iterative: a key can be as deep as a value.
+    let mut todo = vec![key];
+    while let Some(v) = todo.pop() {
+        match v {
+            V::Object(Object::Null) => {}
+            V::Object(_) => return true,
+            V::Dictionary(_) if dicts_by_identity => return true,
+            V::Dictionary(d) => todo.extend(d.entries().iter().flat_map(|(k, v)| [k, v])),
+            V::Array(a) => todo.extend(&a.items),
+            _ => {}
+        }
+    }
+    false
+}

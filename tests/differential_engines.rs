@@ -93,12 +93,6 @@ const KNOWN: &[Known] = &[
         reason: "3.2.3 reads an absolute NodePath with no names as relative (NodePath(\"/\") does not survive); we keep the flag",
     },
     Known {
-        category: "g3_container_keys_compared_by_identity",
-        engines: &["godot3.2.3"],
-        repro: "12000000020000001200000000000000020000000100000012000000000000000200000002000000",
-        reason: "3.2.3 compares Dictionary keys that are containers by identity, so {{}: 1, {}: 2} keeps two entries; we merge equal keys",
-    },
-    Known {
         category: "dictionary_stringname_keys_become_strings",
         engines: &["godot4.3"],
         repro: "1b000000010000001500000001000000610000000200000001000000",
@@ -562,18 +556,6 @@ fn classify(engine: &Engine, input: &[u8], theirs: &Verdict) -> String {
             if nodepath_counts =>
         {
             "nodepath_string_count_checked_before_strings"
-        }
-        "reencoding_differs"
-            if engine.dialect == Dialect::Godot3
-                && ours(engine, input, false).1.is_ok_and(|v| {
-                    contains(&v, |x| {
-                        matches!(x, Variant::Dictionary(d) if d.entries().iter().any(|(k, _)| {
-                            matches!(k, Variant::Dictionary(_) | Variant::Array(_))
-                        }))
-                    })
-                }) =>
-        {
-            "g3_container_keys_compared_by_identity"
         }
         _ => return raw,
     };

@@ -580,6 +580,12 @@ impl<'a> Build<'a> for VariantRef<'a> {
             _ => OTHER_KEY_BIT,
         }
     }
+    fn kept_apart(k: &VariantRef<'a>, dicts_by_identity: bool) -> bool {
+        matches!(
+            k,
+            VariantRef::Object(_) | VariantRef::Array(_) | VariantRef::Dictionary(_)
+        ) && crate::quirks::kept_apart(&k.to_owned(), dicts_by_identity)
+    }
     fn hash_key<H: Hasher>(k: &VariantRef<'a>, h: &mut H) {
         match k {
             VariantRef::String(s) | VariantRef::StringName(s) => {

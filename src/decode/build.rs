@@ -74,6 +74,11 @@ pub(crate) trait Build<'a>: Sized + FromFixed + FromPacked<'a> {
     fn hash_key<H: Hasher>(k: &Self, h: &mut H);
     /// A six-bit hash consistent with [`Build::same_key`], cheap to compute (see `DictFill`).
     fn key_bit(k: &Self) -> u32;
+    /// [`quirks::kept_apart`] for this representation: a key the engine never merges. A
+    /// builder that keeps too little to tell says no (and then merges as the value says).
+    fn kept_apart(_k: &Self, _dicts_by_identity: bool) -> bool {
+        false
+    }
     /// What engine mode's typed-container rule needs to know of this value; a builder that
     /// keeps too little to tell says `Unknown`, and the value is kept.
     fn seen(&self) -> quirks::Seen<'_> {
@@ -244,6 +249,9 @@ impl<'a> Build<'a> for Variant {
     }
     fn hash_key<H: Hasher>(k: &Variant, h: &mut H) {
         hash_variant_key(k, h, 0)
+    }
+    fn kept_apart(k: &Variant, dicts_by_identity: bool) -> bool {
+        quirks::kept_apart(k, dicts_by_identity)
     }
     #[inline(always)]
     fn key_bit(k: &Variant) -> u32 {

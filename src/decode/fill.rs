@@ -76,18 +76,21 @@ pub(crate) struct DictFill<'a, B: Build<'a>> {
     /// a duplicate, which spares the linear scan for nearly every key of a small dictionary.
     pub(crate) seen: u64,
     pub(crate) index: Option<Box<KeyIndex>>,
+    /// Whether Dictionary keys compare by identity (Godot 3: see [`quirks::kept_apart`]).
+    pub(crate) dicts_by_identity: bool,
 }
 
 /// The scratch storage of `B`'s dictionary entries (see [`Entries`]).
 pub(crate) type Scratch<'a, B> = <<B as Build<'a>>::Entries as Entries<B>>::Scratch;
 
 impl<'a, B: Build<'a>> DictFill<'a, B> {
-    pub(crate) fn with_capacity(n: usize) -> DictFill<'a, B> {
+    pub(crate) fn with_capacity(n: usize, dicts_by_identity: bool) -> DictFill<'a, B> {
         DictFill {
             entries: B::Entries::with_capacity(n),
             replaced: false,
             seen: 0,
             index: None,
+            dicts_by_identity,
         }
     }
 
@@ -110,8 +113,13 @@ impl<'a, B: Build<'a>> DictFill<'a, B> {
         if self.index.is_some() {
             return self.insert_indexed(s, key, value);
         }
+        // A key the engine keeps apart is a new entry, whatever it equals.
+        let apart = B::kept_apart(&key, self.dicts_by_identity);
         let entries = &mut self.entries;
-        if let Some(i) = (0..entries.len(s)).find(|&i| entries.same_key_at(s, i, &key)) {
+        let same = (!apart)
+            .then(|| (0..entries.len(s)).find(|&i| entries.same_key_at(s, i, &key)))
+            .flatten();
+        if let Some(i) = same {
             entries.set_value(i, value);
             self.replaced = true;
             return;
@@ -129,8 +137,11 @@ impl<'a, B: Build<'a>> DictFill<'a, B> {
         };
         let (table, state) = &mut **index;
         let h = hash_with(state, &key);
+        let apart = B::kept_apart(&key, self.dicts_by_identity);
         let entries = &mut self.entries;
-        match table.find(h, |&(eh, i)| eh == h && entries.same_key_at(s, i, &key)) {
+        match table.find(h, |&(eh, i)| {
+            !apart && eh == h && entries.same_key_at(s, i, &key)
+        }) {
             Some(&(_, i)) => {
                 entries.set_value(i, value);
                 self.replaced = true;

@@ -770,7 +770,12 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
                 };
                 let (left, cap) = self.count(8, FieldName::Count)?;
                 return Ok(Step::Open(Frame::Dict {
-                    fill: DictFill::with_capacity(cap),
+                    fill: DictFill::with_capacity(
+                        cap,
+                        !self
+                            .dialect
+                            .has_feature(self.version, Feature::DictionaryKeysByValue),
+                    ),
                     left,
                     key: None,
                     typed,

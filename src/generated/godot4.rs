@@ -242,6 +242,7 @@ pub fn has_feature(version: Version, feature: Feature) -> bool {
         Feature::ObjectScriptAsPath => version >= Version::new(4, 3, 0),
         Feature::TypedDictionary => version >= Version::new(4, 4, 0),
         Feature::InstantiableCheck => version >= Version::new(4, 3, 0),
+        Feature::DictionaryKeysByValue => version >= Version::new(4, 0, 0),
         Feature::StringNameKeysKept => version >= Version::new(4, 4, 0),
         Feature::NodePathPaddingZeroed => version >= Version::new(4, 6, 3),
         _ => false,

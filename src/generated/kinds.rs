@@ -304,6 +304,8 @@ pub enum Feature {
     StringPaddingZeroed,
     /// A string whose bytes are not valid UTF-8 (overlong forms, surrogates, code points past U+10FFFF, 5- and 6-byte forms) is refused with ERR_INVALID_DATA; otherwise the engine's lenient reader keeps it.
     StrictUtf8,
+    /// Dictionary keys that are (or hold) Dictionaries compare by value; before, by identity (`Dictionary::operator==` compares the shared data), so two such keys decoded from bytes, being two Dictionaries, are two entries. Keys holding a non-null Object are two entries in every version (Objects compare by instance, and each decoded object is a new one).
+    DictionaryKeysByValue,
     /// An untyped Dictionary keeps a StringName key as a StringName; before, the engine stored it as a String (we keep the StringName in every version: README, Engine rules).
     StringNameKeysKept,
     /// A Dictionary key holding a freed object is written as the String "[Deleted Object]" with a NIL value.
@@ -344,6 +346,7 @@ impl Feature {
         Feature::FloatWidening,
         Feature::StringPaddingZeroed,
         Feature::StrictUtf8,
+        Feature::DictionaryKeysByValue,
         Feature::StringNameKeysKept,
         Feature::DeletedObjectKey,
         Feature::Flag64Reals,
@@ -371,6 +374,7 @@ impl Feature {
             Feature::FloatWidening => "FloatWidening",
             Feature::StringPaddingZeroed => "StringPaddingZeroed",
             Feature::StrictUtf8 => "StrictUtf8",
+            Feature::DictionaryKeysByValue => "DictionaryKeysByValue",
             Feature::StringNameKeysKept => "StringNameKeysKept",
             Feature::DeletedObjectKey => "DeletedObjectKey",
             Feature::Flag64Reals => "Flag64Reals",

@@ -131,7 +131,11 @@ impl Reader {
                 for (i, p) in a.iter().enumerate() {
                     entries.push(self.at(i, |r| r.pair(p))?);
                 }
-                let mut d: Dictionary = entries.into_iter().collect();
+                // Keys an engine keeps apart (Godot 3 Dictionaries, Objects) stay apart.
+                let mut d = Dictionary::new();
+                for (k, v) in entries {
+                    d.insert_read(k, v, true);
+                }
                 d.set_typed(typed);
                 Variant::Dictionary(d)
             }

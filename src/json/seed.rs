@@ -360,10 +360,11 @@ impl<'de> Visitor<'de> for Items<'_> {
         if dict {
             let mut d = Dictionary::new();
             // Dictionary::insert keeps the engine's rule (a repeated key replaces the value
-            // in place) and indexes the keys once there are a few, so this stays linear.
+            // in place, unless an engine keeps such keys apart) and indexes the keys once there
+            // are a few, so this stays linear.
             while let Some(pair) = st.at(i, |st| seq.next_element_seed(PairSeed(st)))? {
                 if let (Some((k, v)), false) = (pair, st.done()) {
-                    d.insert(k, v);
+                    d.insert_read(k, v, true);
                 }
                 i += 1;
             }

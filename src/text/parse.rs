@@ -157,8 +157,10 @@ impl<'a> Parser<'a> {
                         return Ok(None);
                     }
                     Some(k) => {
-                        // A repeated key replaces the earlier value in place (`object[key] = v`).
-                        entries.insert(k, v);
+                        // A repeated key replaces the earlier value in place (`object[key] = v`),
+                        // unless an engine keeps such keys apart (Godot 3 Dictionaries, Objects:
+                        // `quirks::kept_apart`), as the value read from bytes did.
+                        entries.insert_read(k, v, true);
                         Tok::RBrace
                     }
                 },

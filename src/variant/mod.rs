@@ -517,6 +517,27 @@ impl Dictionary {
         }
     }
 
+    /// Inserts as an engine reading `key: value` does: a key the engine keeps apart from
+    /// every other (one holding a non-null Object, or with `dicts_by_identity` a Dictionary:
+    /// `quirks::kept_apart`) is a new entry even when an equal key is there; any other key
+    /// is [`Dictionary::insert`]ed. The text and JSON readers build with it, so what an
+    /// engine kept apart reads back apart.
+    pub(crate) fn insert_read(&mut self, key: Variant, value: Variant, dicts_by_identity: bool) {
+        if !crate::quirks::kept_apart(&key, dicts_by_identity) {
+            return self.insert(key, value);
+        }
+        if self.index().is_none() && self.entries.len() + 1 >= key::INDEX_FROM {
+            let index = build_index(&self.entries);
+            self.extra.get_or_insert_with(Box::default).index = Some(Box::new(index));
+        }
+        let Dictionary { entries, extra } = self;
+        if let Some((table, state)) = extra.as_mut().and_then(|x| x.index.as_deref_mut()) {
+            let h = key_hash(state, &key);
+            table.insert_unique(h, (h, entries.len()), |&(eh, _)| eh);
+        }
+        entries.push((key, value));
+    }
+
     /// Builds from entries that the caller knows to have unique keys (no duplicate check).
     pub(crate) fn from_unique(
         entries: Vec<(Variant, Variant)>,
