@@ -475,6 +475,14 @@ impl Dictionary {
         }
     }
 
+    /// Indexes the keys when the next entry makes the dictionary big enough for an index.
+    fn index_before_growing(&mut self) {
+        if self.index().is_none() && self.entries.len() + 1 >= key::INDEX_FROM {
+            let index = build_index(&self.entries);
+            self.extra.get_or_insert_with(Box::default).index = Some(Box::new(index));
+        }
+    }
+
     /// Inserts or replaces (in place) the value of `key`, as `dict[key] = value` does.
     pub fn insert(&mut self, key: Variant, value: Variant) {
         self.insert_at(key, value);
@@ -482,10 +490,7 @@ impl Dictionary {
 
     /// [`Dictionary::insert`], giving the position of the entry.
     fn insert_at(&mut self, key: Variant, value: Variant) -> usize {
-        if self.index().is_none() && self.entries.len() + 1 >= key::INDEX_FROM {
-            let index = build_index(&self.entries);
-            self.extra.get_or_insert_with(Box::default).index = Some(Box::new(index));
-        }
+        self.index_before_growing();
         let Dictionary { entries, extra } = self;
         if let Some((table, state)) = extra.as_mut().and_then(|x| x.index.as_deref_mut()) {
             // One hash and one probe: the lookup's slot is where a new key goes (hashing the
@@ -526,10 +531,7 @@ impl Dictionary {
         if !crate::quirks::kept_apart(&key, dicts_by_identity) {
             return self.insert(key, value);
         }
-        if self.index().is_none() && self.entries.len() + 1 >= key::INDEX_FROM {
-            let index = build_index(&self.entries);
-            self.extra.get_or_insert_with(Box::default).index = Some(Box::new(index));
-        }
+        self.index_before_growing();
         let Dictionary { entries, extra } = self;
         if let Some((table, state)) = extra.as_mut().and_then(|x| x.index.as_deref_mut()) {
             let h = key_hash(state, &key);
