@@ -2,9 +2,10 @@
 """Writes spec/classes/*.yaml: each engine's class list, as the engine itself reports it.
 
 Godot 4.x: `extension_api.json` of the release (what `godot --dump-extension-api` writes), as
-shipped in the crates.io crate `gdextension-api` (src/<minor>/extension_api.json; `cargo info
-gdextension-api@0.5.1` downloads it into ~/.cargo/registry). Godot 3.2.3: the installed
-`godot3-server --gdnative-generate-json-api FILE`. Per class only what the engine-verdict rules
+shipped in the crates.io crate `gdextension-api` (`cargo info gdextension-api@VERSION` downloads
+it into ~/.cargo/registry). Godot 3.2.3: the installed `godot3-server
+--gdnative-generate-json-api FILE`; Godot 3.4 and 3.5: the same dump as shipped in the crate
+`gdnative-bindings`. Per class only what the engine-verdict rules
 need: the parent, whether a game can instantiate it (`ClassDB::can_instantiate`: instantiable
 and not an editor class, which exists only in the editor), and whether it is RefCounted.
 
@@ -18,25 +19,44 @@ import sys
 import tempfile
 
 CRATE = "gdextension-api"
-CRATE_VERSION = "0.5.1"
-# (spec file, minor in the crate, engine versions the list stands for)
+# (spec file, crate version, path in the crate, engine versions the list stands for). The
+# crate's 0.5 line ships 4.2 and later; its 0.1 line still ships 4.0 and 4.1.
 GODOT4 = [
-    ("godot4.2", "4.2", "4.2"),
-    ("godot4.3", "4.3", "4.3"),
-    ("godot4.4", "4.4", "4.4"),
-    ("godot4.5", "4.5", "4.5"),
-    ("godot4.6", "4.6", "4.6"),
+    ("godot4.0", "0.1.0", "versions/4.0.4/res/extension_api.json", "4.0"),
+    ("godot4.1", "0.1.0", "versions/4.1.4/res/extension_api.json", "4.1"),
+    ("godot4.2", "0.5.1", "src/4.2/extension_api.json", "4.2"),
+    ("godot4.3", "0.5.1", "src/4.3/extension_api.json", "4.3"),
+    ("godot4.4", "0.5.1", "src/4.4/extension_api.json", "4.4"),
+    ("godot4.5", "0.5.1", "src/4.5/extension_api.json", "4.5"),
+    ("godot4.6", "0.5.1", "src/4.6/extension_api.json", "4.6"),
+]
+# Godot 3 releases other than the installed 3.2.3: the `api.json` that the crates.io crate
+# `gdnative-bindings` ships, which is `godot --gdnative-generate-json-api` of the Godot 3
+# release that godot-rust's gdnative built against (0.10: Godot 3.4, 0.11: Godot 3.5.1, by
+# their release notes; the file has no version header). (spec file, crate version, versions)
+GODOT3 = [
+    ("godot3.4", "0.10.2", "3.4"),
+    ("godot3.5", "0.11.3", "3.5"),
 ]
 
 
-def crate_dir():
-    pattern = os.path.expanduser(f"~/.cargo/registry/src/*/{CRATE}-{CRATE_VERSION}")
+def crate_dir(crate, version):
+    pattern = os.path.expanduser(f"~/.cargo/registry/src/*/{crate}-{version}")
     found = glob.glob(pattern)
     if not found:
-        subprocess.run(["cargo", "info", f"{CRATE}@{CRATE_VERSION}"], check=True,
+        subprocess.run(["cargo", "info", f"{crate}@{version}"], check=True,
                        stdout=subprocess.DEVNULL)
         found = glob.glob(pattern)
     return found[0]
+
+
+def godot3_rows(api):
+    return [
+        (c["name"], c["base_class"],
+         ("i" if c["instanciable"] and c["api_type"] == "core" else "")
+         + ("r" if c["is_reference"] else ""))
+        for c in api
+    ]
 
 
 def write(name, versions, source, rows):
@@ -60,9 +80,8 @@ def write(name, versions, source, rows):
 
 
 def main():
-    root = crate_dir()
-    for name, minor, versions in GODOT4:
-        api = json.load(open(os.path.join(root, "src", minor, "extension_api.json")))
+    for name, crate_version, path, versions in GODOT4:
+        api = json.load(open(os.path.join(crate_dir(CRATE, crate_version), path)))
         h = api["header"]
         rows = [
             (c["name"], c.get("inherits"),
@@ -71,8 +90,13 @@ def main():
             for c in api["classes"]
         ]
         source = (f"extension_api.json of {h['version_full_name']} "
-                  f"(crate {CRATE} {CRATE_VERSION}, src/{minor}/extension_api.json)")
+                  f"(crate {CRATE} {crate_version}, {path})")
         write(name, versions, source, rows)
+    for name, crate_version, versions in GODOT3:
+        api = json.load(open(os.path.join(crate_dir("gdnative-bindings", crate_version), "api.json")))
+        source = (f"api.json of the crate gdnative-bindings {crate_version} "
+                  f"(`--gdnative-generate-json-api` of Godot {versions})")
+        write(name, versions, source, godot3_rows(api))
     engine = os.environ.get("GODOT3_BIN", "godot3-server")
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "api.json")
@@ -82,13 +106,7 @@ def main():
         version = subprocess.run([engine, "--version"], capture_output=True,
                                  text=True).stdout.strip()
         api = json.load(open(out))
-    rows = [
-        (c["name"], c["base_class"],
-         ("i" if c["instanciable"] and c["api_type"] == "core" else "")
-         + ("r" if c["is_reference"] else ""))
-        for c in api
-    ]
-    write("godot3.2", "3.2", f"`godot3-server --gdnative-generate-json-api FILE` of Godot {version}", rows)
+    write("godot3.2", "3.2", f"`godot3-server --gdnative-generate-json-api FILE` of Godot {version}", godot3_rows(api))
 
 
 if __name__ == "__main__":

@@ -305,7 +305,7 @@ fn find_class(list: &[classes::Class], name: &str) -> Option<usize> {
 
 /// The engine's verdict on a full object's class name (not empty: that is a null object).
 /// `None`: the engine instantiates it, or there is no class list for this version (Godot 3
-/// other than 3.2, Godot 4.0 and 4.1, Pandemonium), where the check is skipped.
+/// 3.0, 3.1, 3.3 and 3.6, Pandemonium), where the check is skipped.
 ///
 /// Godot 4.3 `decode_variant`, OBJECT: `ERR_FAIL_COND_V(!ClassDB::can_instantiate(str),
 /// ERR_INVALID_DATA)` (core/io/marshalls.cpp:655, 4.3-stable; :681 in 4.4.1-stable).

@@ -296,3 +296,38 @@ fn explain_notes_engine_refusals() {
     let e = explain::explain(&bytes, &options);
     assert!(e.error.is_some(), "{e}");
 }
+
+/// The class lists reach every release with class data: a class added in a later release is
+/// refused by an earlier one's engine mode and read by its own (Godot 4.0 and 4.1 from their
+/// `extension_api.json`, Godot 3.4 and 3.5 from their `api.json`; 3.3 and 3.6 have no list,
+/// and their class check is skipped).
+#[test]
+fn each_release_with_class_data_judges_by_its_own_list() {
+    let refuses =
+        |bytes: &[u8], dialect: Dialect, version: Version| ours(bytes, dialect, version).is_err();
+    // AnimationLibrary is a Godot 4.0 class (Resource); Tween there is RefCounted, not a Node.
+    let library = object(24, "AnimationLibrary", &[]);
+    assert!(!refuses(&library, Dialect::Godot4, Version::new(4, 0, 4)));
+    assert!(!refuses(&library, Dialect::Godot4, Version::new(4, 1, 0)));
+    assert!(refuses(
+        &object(24, "NoSuchClass", &[]),
+        Dialect::Godot4,
+        Version::new(4, 0, 0)
+    ));
+    // AESContext arrived after 3.2: refused by 3.2.3's list, read by 3.4's and 3.5's.
+    let aes = object(17, "AESContext", &[]);
+    assert!(refuses(&aes, Dialect::Godot3, Version::new(3, 2, 3)));
+    assert!(!refuses(&aes, Dialect::Godot3, Version::new(3, 4, 0)));
+    assert!(!refuses(&aes, Dialect::Godot3, Version::new(3, 5, 1)));
+    assert!(refuses(
+        &object(17, "NoSuchClass", &[]),
+        Dialect::Godot3,
+        Version::new(3, 5, 0)
+    ));
+    // No list for 3.6: not judged.
+    assert!(!refuses(
+        &object(17, "NoSuchClass", &[]),
+        Dialect::Godot3,
+        Version::new(3, 6, 1)
+    ));
+}
