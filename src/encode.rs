@@ -46,10 +46,19 @@ pub fn encode(
     dialect: Dialect,
     options: &EncodeOptions,
 ) -> Result<Vec<u8>, EncodeError> {
-    let mut out = Vec::new();
+    // Room for a typical packet or small value at once; bigger values grow the buffer (by
+    // doubling) and give back what they did not use.
+    let mut out = Vec::with_capacity(FIRST_CAPACITY);
     encode_into(&mut out, value, dialect, options)?;
+    if out.len() > FIRST_CAPACITY {
+        out.shrink_to_fit();
+    }
     Ok(out)
 }
+
+/// The first allocation of [`encode`]: most network packets and small values fit (W4, a
+/// 100-byte dictionary, does), and a value that fits costs one allocation.
+const FIRST_CAPACITY: usize = 256;
 
 /// Whether writing `value` exactly needs [`EncodeOptions::full_objects`]: it holds a full
 /// object, or a container typed by a class or a script, which the engine writes without full
@@ -90,8 +99,9 @@ pub fn needs_full_objects(value: &Variant) -> bool {
     false
 }
 
-/// Appends the encoding of `value` to `out`, reserving exactly the bytes needed first, so a
-/// server can reuse one buffer for every packet. On error `out` is left unchanged.
+/// Appends the encoding of `value` to `out` in one pass that checks as it writes (a server
+/// can reuse one buffer for every packet: with room in it, nothing is allocated). On error
+/// `out` is left as it was (its length; its capacity may have grown).
 pub fn encode_into(
     out: &mut Vec<u8>,
     value: &Variant,
@@ -99,12 +109,13 @@ pub fn encode_into(
     options: &EncodeOptions,
 ) -> Result<(), EncodeError> {
     let ids = TypeIds::new();
-    let len = size(value, dialect, options, &ids)?;
-    out.reserve_exact(len);
     let start = out.len();
-    let mut w = Encoder::new(dialect, options, &ids, Writer(out)).map_err(rooted)?;
-    w.value(value, 0).map_err(rooted)?;
-    debug_assert_eq!(out.len() - start, len, "sizing and writing passes disagree");
+    let written =
+        Encoder::new(dialect, options, &ids, Writer(out)).and_then(|mut w| w.value(value, 0));
+    if let Err(e) = written {
+        out.truncate(start);
+        return Err(rooted(e));
+    }
     Ok(())
 }
 
@@ -131,9 +142,6 @@ fn size(
 
 /// Where encoded bytes go.
 trait Sink {
-    /// Whether this pass validates the value. The sizing pass does, so the writing pass,
-    /// which only ever runs after it succeeded, skips the checks.
-    const CHECKS: bool;
     fn put(&mut self, bytes: &[u8]);
     /// A few bytes known at compile time (headers, counts, numbers, padding).
     fn put_array<const N: usize>(&mut self, bytes: [u8; N]);
@@ -169,7 +177,6 @@ trait Sink {
 struct Counter(usize);
 
 impl Sink for Counter {
-    const CHECKS: bool = true;
     #[inline]
     fn put(&mut self, bytes: &[u8]) {
         self.0 += bytes.len();
@@ -188,11 +195,11 @@ impl Sink for Counter {
     }
 }
 
-/// Writes bytes (the writing pass).
+/// Writes bytes (the one pass of `encode`: a two-pass encode that sized the value first
+/// spent half of its time on W3 and W4 in the sizing).
 struct Writer<'a>(&'a mut Vec<u8>);
 
 impl Sink for Writer<'_> {
-    const CHECKS: bool = false;
     #[inline]
     fn put(&mut self, bytes: &[u8]) {
         self.0.extend_from_slice(bytes);
@@ -201,7 +208,6 @@ impl Sink for Writer<'_> {
     /// the writing pass's time on W4 before).
     #[inline(always)]
     fn put_array<const N: usize>(&mut self, bytes: [u8; N]) {
-        // A no-op when the sizing pass reserved the room, as it always has.
         self.0.reserve(N);
         let len = self.0.len();
         // SAFETY: `reserve` guarantees capacity for `len + N` bytes, the `N` bytes written
@@ -415,7 +421,7 @@ impl<'o, S: Sink> Encoder<'o, S> {
         if self.options.double_precision && self.dialect.flag64_reals(self.version, kind) {
             return Ok(true);
         }
-        if S::CHECKS && !self.options.round_reals {
+        if !self.options.round_reals {
             if let Some(bad) = reals.into_iter().find(|&r| !fits_f32(r)) {
                 return Err(EncodeError::InexactReal {
                     value: bad,
@@ -435,7 +441,7 @@ impl<'o, S: Sink> Encoder<'o, S> {
         visit: impl FnOnce(&mut dyn FnMut(f64)),
     ) -> Result<bool, EncodeError> {
         let mut bad = None;
-        if S::CHECKS && !self.options.round_reals && !fits() {
+        if !self.options.round_reals && !fits() {
             visit(&mut |r| {
                 if bad.is_none() && !fits_f32(r) {
                     bad = Some(r);

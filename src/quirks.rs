@@ -506,8 +506,9 @@ pub fn kept_apart(key: &crate::Variant, dicts_by_identity: bool) -> bool {
     if !matches!(key, V::Object(_) | V::Array(_) | V::Dictionary(_)) {
         return false;
     }
-    // Iterative: a key can be as deep as a value.
-    let mut todo = vec![key];
+    // Iterative: a key can be as deep as a value. On the stack for the usual small keys: the
+    // decoder allocates nothing its result does not keep.
+    let mut todo: smallvec::SmallVec<[&crate::Variant; 16]> = smallvec::smallvec![key];
     while let Some(v) = todo.pop() {
         match v {
             V::Object(Object::Null) => {}
