@@ -8,9 +8,8 @@
 //! `../shared/fixtures/real/`; without any of them it says so and checks nothing.
 
 mod common;
-use gdvariant::guess::{guess, Confidence, Container};
-use gdvariant::Dialect;
-use std::collections::BTreeMap;
+use common::guess::{judge, Outcome, Table, Truth};
+use gdvariant::guess::guess;
 use std::path::PathBuf;
 
 /// One `[[file]]` of the manifest.
@@ -47,15 +46,6 @@ fn corpus_dir() -> Option<PathBuf> {
     candidates.into_iter().flatten().find(|d| d.is_dir())
 }
 
-#[derive(Default)]
-struct Row {
-    right: usize,
-    ambiguous: usize,
-    wrong_low: usize,
-    wrong_high: usize,
-    no_answer: usize,
-}
-
 #[test]
 fn real_files_are_never_named_wrongly_with_high_confidence() {
     let entries = manifest();
@@ -70,7 +60,7 @@ fn real_files_are_never_named_wrongly_with_high_confidence() {
         );
         return;
     };
-    let mut table: BTreeMap<String, Row> = BTreeMap::new();
+    let mut table = Table::default();
     let mut confidently_wrong = Vec::new();
     let mut missing = Vec::new();
     for e in &entries {
@@ -79,48 +69,21 @@ fn real_files_are_never_named_wrongly_with_high_confidence() {
             continue;
         };
         assert_eq!(bytes.len(), e.size, "{}: not the recorded bytes", e.name);
-        let dialect = match e.dialect.as_str() {
-            "godot3" => Dialect::Godot3,
-            "godot4" => Dialect::Godot4,
-            "pandemonium" => Dialect::Pandemonium,
-            d => panic!("unknown dialect {d}"),
-        };
-        let container = match e.container.as_str() {
-            "project-binary" => Some(Container::ProjectBinary),
-            "gdscript-bytecode" => Some(Container::GdscriptBytecode),
-            "none" => None,
-            c => panic!("unknown container {c}"),
+        let truth = Truth {
+            dialect: common::guess::dialect(&e.dialect),
+            container: common::guess::container(&e.container),
+            // The framing when the file has no container (bare, or a length prefix either way).
+            framing: e.framing.clone(),
+            version: None,
         };
         let g = guess(&bytes, None);
-        // The framing when the file has no container (bare, or a length prefix either way).
-        let framing_ok = |f: gdvariant::framing::Framing| match &e.framing {
-            Some(want) => f.to_string().starts_with(want.as_str()),
-            None => true,
-        };
-        let right = |t: &gdvariant::guess::Candidate| {
-            t.era.dialect == dialect && g.container == container && framing_ok(t.framing)
-        };
-        let row = table.entry(e.container.clone()).or_default();
-        match g.confidence {
-            Confidence::None => row.no_answer += 1,
-            _ if right(&g.best) && g.ties.len() == 1 => row.right += 1,
-            Confidence::Ambiguous if g.ties.iter().any(right) => row.ambiguous += 1,
-            Confidence::High => {
-                row.wrong_high += 1;
-                confidently_wrong.push(format!("{} ({} {}): {g}", e.name, e.repo, e.path));
-            }
-            _ => row.wrong_low += 1,
+        let outcome = judge(&g, &truth);
+        if outcome == Outcome::WrongHigh {
+            confidently_wrong.push(format!("{} ({} {}): {g}", e.name, e.repo, e.path));
         }
+        table.add(&e.container, outcome);
     }
-    println!("| kind of file | files | right | ambiguous (right among the equals) | wrong, low confidence | wrong, high confidence | no reading fits |");
-    println!("|---|---|---|---|---|---|---|");
-    for (kind, r) in &table {
-        let n = r.right + r.ambiguous + r.wrong_low + r.wrong_high + r.no_answer;
-        println!(
-            "| {kind} | {n} | {} | {} | {} | {} | {} |",
-            r.right, r.ambiguous, r.wrong_low, r.wrong_high, r.no_answer
-        );
-    }
+    table.print();
     assert!(
         missing.is_empty(),
         "corpus files missing from {}: {missing:?}",

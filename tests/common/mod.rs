@@ -1,6 +1,8 @@
 //! Shared helpers of the integration tests: fixture manifests, hex, and mismatch reports.
 #![allow(dead_code)]
 
+pub mod guess;
+pub mod sha256;
 pub mod text;
 pub mod textgen;
 
