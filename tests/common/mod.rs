@@ -2,7 +2,6 @@
 #![allow(dead_code)]
 
 pub mod guess;
-pub mod sha256;
 pub mod text;
 pub mod textgen;
 
