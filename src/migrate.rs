@@ -213,7 +213,7 @@ impl Migrator {
                     format!("String {s:?} (not Unicode)"),
                     "its text with U+FFFD",
                 );
-                Variant::String(GString::new(s.as_str()))
+                Variant::String(s.to_unicode())
             }
             Variant::StringName(s) if strict && !s.0.is_unicode() && to.has(Kind::StringName) => {
                 self.lose(
@@ -221,7 +221,7 @@ impl Migrator {
                     format!("StringName {:?} (not Unicode)", s.0),
                     "its text with U+FFFD",
                 );
-                Variant::StringName(StringName(GString::new(s.0.as_str())))
+                Variant::StringName(StringName(s.0.to_unicode()))
             }
             Variant::PackedStringArray(x) if strict && x.iter().any(|s| !s.is_unicode()) => {
                 self.lose(
@@ -229,7 +229,7 @@ impl Migrator {
                     "PackedStringArray strings that are not Unicode",
                     "their text with U+FFFD",
                 );
-                Variant::PackedStringArray(x.iter().map(|s| GString::new(s.as_str())).collect())
+                Variant::PackedStringArray(x.iter().map(GString::to_unicode).collect())
             }
             Variant::NodePath(p)
                 if strict && p.names.iter().chain(&p.subnames).any(|s| !s.is_unicode()) =>
@@ -239,7 +239,7 @@ impl Migrator {
                     "NodePath names that are not Unicode",
                     "their text with U+FFFD",
                 );
-                let text = |xs: &[GString]| xs.iter().map(|s| GString::new(s.as_str())).collect();
+                let text = |xs: &[GString]| xs.iter().map(GString::to_unicode).collect();
                 Variant::NodePath(Box::new(NodePath {
                     names: text(&p.names),
                     subnames: text(&p.subnames),

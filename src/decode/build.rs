@@ -171,7 +171,7 @@ impl<'a> Build<'a> for Variant {
     type Entries = Vec<(Variant, Variant)>;
     #[inline]
     fn text(s: StrRef<'a>) -> GString {
-        gstring(s)
+        s.into_owned()
     }
     #[inline]
     fn scalar(s: Scalar) -> Variant {
@@ -188,11 +188,11 @@ impl<'a> Build<'a> for Variant {
     }
     #[inline]
     fn string(s: StrRef<'a>) -> Variant {
-        Variant::String(gstring(s))
+        Variant::String(s.into_owned())
     }
     #[inline]
     fn string_name(s: StrRef<'a>) -> Variant {
-        Variant::StringName(StringName(gstring(s)))
+        Variant::StringName(StringName(s.into_owned()))
     }
     fn node_path(names: Vec<GString>, subnames: Vec<GString>, absolute: bool) -> Variant {
         Variant::NodePath(Box::new(NodePath {
@@ -288,13 +288,6 @@ impl<'a> Build<'a> for Variant {
             (_, v) => v,
         }
     }
-}
-
-/// Text as a [`GString`]: short text is kept inline, with no allocation (most keys and
-/// names); text the engine's reading made is kept as it made it.
-#[inline(always)]
-pub(crate) fn gstring(s: StrRef<'_>) -> GString {
-    s.into_owned()
 }
 
 #[inline(never)]

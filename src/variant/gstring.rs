@@ -42,10 +42,21 @@ struct Wide {
 }
 
 impl GString {
-    /// A string of this text.
+    /// A string of this text. (`GString` itself is not `AsRef<str>`, so `GString::new(&g)`
+    /// does not compile: it would keep only the text of a string that is not Unicode. Clone,
+    /// or take [`GString::to_unicode`].)
     #[inline]
     pub fn new(s: impl AsRef<str>) -> GString {
         GString(Repr::Text(CompactString::new(s)))
+    }
+
+    /// This string as Unicode: itself, or its text with U+FFFD for each code point a `str`
+    /// cannot hold (what an engine that reads only UTF-8 can be sent).
+    pub fn to_unicode(&self) -> GString {
+        match &self.0 {
+            Repr::Text(_) => self.clone(),
+            Repr::Wide(w) => GString::new(&*w.lossy),
+        }
     }
 
     /// The string of these code points; `None` if one is above 0x7FFFFFFF (the largest a
@@ -182,12 +193,6 @@ impl Deref for GString {
     type Target = str;
     #[inline]
     fn deref(&self) -> &str {
-        self.as_str()
-    }
-}
-
-impl AsRef<str> for GString {
-    fn as_ref(&self) -> &str {
         self.as_str()
     }
 }
