@@ -22,6 +22,11 @@ pub(super) fn text_value(kind: Kind, s: &str) -> Option<Variant> {
 }
 
 impl Reader {
+    /// A reader at the top of a document.
+    pub(super) fn at_root() -> Reader {
+        Reader { path: Path::root() }
+    }
+
     fn err<T>(&self, message: impl Into<String>) -> Res<T> {
         Err(JsonError {
             path: self.path.spelled(),
@@ -330,8 +335,8 @@ impl Reader {
     /// A real: a number, or one of the strings of the module docs.
     fn real(&self, v: &Value) -> Res<f64> {
         match v {
-            // `-0` (as jq prints -0.0) is read back as -0.0, not as the integer 0.
-            Value::Number(n) if n.to_string() == "-0" => Ok(-0.0),
+            // `-0` (as jq prints -0.0) is read back as -0.0: serde_json keeps it as that
+            // double, not as the integer 0.
             Value::Number(n) => match n.as_f64() {
                 Some(f) => Ok(f),
                 None => self.err("expected a real"),

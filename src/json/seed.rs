@@ -16,6 +16,15 @@ use std::fmt;
 
 /// The value of one JSON document, read as it is parsed (see the module doc).
 pub(super) fn read_document(text: &str) -> Result<Variant, JsonError> {
+    // Our writer's layout is read without serde; anything else is read here.
+    match super::fast::read(text) {
+        Some(v) => Ok(v),
+        None => read_with_serde(text),
+    }
+}
+
+/// [`read_document`] without the fast reader.
+pub(super) fn read_with_serde(text: &str) -> Result<Variant, JsonError> {
     let mut de = serde_json::Deserializer::from_str(text);
     de.disable_recursion_limit();
     let mut st = State {

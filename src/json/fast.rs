@@ -1,0 +1,460 @@
+//! A reader for JSON laid out as our writer lays it out, which builds values straight from the bytes and gives up on anything else, so that the serde reader judges it.
+//!
+//! Decoding a save to JSON and encoding it back is the command's common pipe, and reading
+//! through serde's visitors cost 13 µs per kilobyte of savegame. This reader takes value
+//! objects whose keys are `type` then `value` (blanks allowed between tokens), Arrays and
+//! Dictionaries without element types, and Int, Float, Bool and String leaves written as
+//! plain JSON tokens; every other leaf's `value` is parsed into a [`Value`] and converted by
+//! [`Reader`], as the serde reader converts it. On anything else (another key order, typed
+//! containers, a mistake, nesting past [`MAX_FAST_DEPTH`]) it answers `None`, and
+//! [`super::seed::read_document`] reads the document from its start: results are the serde
+//! reader's, and every error is its own. The fuzz target `json` checks that both agree.
+
+use super::read::Reader;
+use super::*;
+
+/// Value objects nested deeper than this go to the serde reader (each takes two JSON levels).
+const MAX_FAST_DEPTH: u32 = MAX_JSON_DEPTH as u32 / 2;
+
+/// The bytes that end the plain run of a JSON string: its quote, an escape, and the control
+/// characters JSON forbids there.
+const STOPS: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = true;
+        c += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
+/// The keys beside `type` and `value` read so far (none when `None`).
+fn keys(beside: &Option<Map<String, Value>>) -> &Map<String, Value> {
+    static NONE: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+    beside
+        .as_ref()
+        .unwrap_or_else(|| NONE.get_or_init(Map::new))
+}
+
+/// The value of `text`, one JSON document, if it is laid out as our writer lays it out.
+pub(super) fn read(text: &str) -> Option<Variant> {
+    let mut p = Fast {
+        text,
+        s: text.as_bytes(),
+        i: 0,
+        depth: 0,
+    };
+    let v = p.value()?;
+    p.blanks();
+    (p.i == p.s.len()).then_some(v)
+}
+
+struct Fast<'t> {
+    text: &'t str,
+    s: &'t [u8],
+    i: usize,
+    depth: u32,
+}
+
+impl<'t> Fast<'t> {
+    /// Skips JSON's four blanks.
+    #[inline]
+    fn blanks(&mut self) {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.s.get(self.i) {
+            self.i += 1;
+        }
+    }
+
+    /// The next byte after blanks, not consumed.
+    #[inline]
+    fn peek(&mut self) -> Option<u8> {
+        self.blanks();
+        self.s.get(self.i).copied()
+    }
+
+    #[inline]
+    fn eat(&mut self, c: u8) -> Option<()> {
+        (self.peek()? == c).then(|| self.i += 1)
+    }
+
+    #[inline]
+    fn literal(&mut self, lit: &[u8]) -> Option<()> {
+        self.blanks();
+        self.s[self.i..]
+            .starts_with(lit)
+            .then(|| self.i += lit.len())
+    }
+
+    /// One value object.
+    fn value(&mut self) -> Option<Variant> {
+        self.depth += 1;
+        if self.depth > MAX_FAST_DEPTH {
+            return None;
+        }
+        // The walk recurses once per level: the stack is checked every few levels only.
+        let v = match self.depth % 16 {
+            0 => crate::stack::grow(|| self.object()),
+            _ => self.object(),
+        };
+        self.depth -= 1;
+        v
+    }
+
+    fn object(&mut self) -> Option<Variant> {
+        // The writer's exact bytes are matched whole; blanks between tokens, and keys before
+        // `type` (a `serde_json::Value` sorts `element_type` first), take the longer way.
+        // Most objects have no other keys: no map is made (or dropped) for them.
+        let mut beside: Option<Map<String, Value>> = None;
+        let kind = match self.s[self.i..].starts_with(b"{\"type\":\"") {
+            true => {
+                self.i += 9;
+                self.name()?
+            }
+            false => {
+                self.eat(b'{')?;
+                loop {
+                    if self.peek()? == b'"' && self.s[self.i..].starts_with(b"\"type\"") {
+                        self.i += 6;
+                        break;
+                    }
+                    // A `value` before the `type` is the serde reader's.
+                    if self.beside(&mut beside)? {
+                        return None;
+                    }
+                    self.eat(b',')?;
+                }
+                self.eat(b':')?;
+                self.eat(b'"')?;
+                self.name()?
+            }
+        };
+        let mut v = loop {
+            if self.s[self.i..].starts_with(b",\"value\":") {
+                self.i += 9;
+                break self.payload(kind, keys(&beside))?;
+            }
+            match self.peek()? {
+                // Without a `value`, the serde reader converts `null`.
+                b'}' => {
+                    break Reader::at_root()
+                        .payload(kind, &Value::Null, keys(&beside))
+                        .ok()?
+                }
+                b',' => self.i += 1,
+                _ => return None,
+            }
+            match self.beside(&mut beside)? {
+                true => break self.payload(kind, keys(&beside))?,
+                false => continue,
+            }
+        };
+        let before = keys(&beside).len();
+        while self.peek()? == b',' {
+            self.i += 1;
+            // A second `value` is the serde reader's (the last one counts there).
+            if self.beside(&mut beside)? {
+                return None;
+            }
+        }
+        self.eat(b'}')?;
+        let beside = keys(&beside);
+        match &mut v {
+            _ if beside.is_empty() => {}
+            Variant::Array(a) => a.typed = Reader::at_root().array_type(kind, beside).ok()?,
+            Variant::Dictionary(d) => d.set_typed(Reader::at_root().dictionary_type(beside).ok()?),
+            // A leaf's conversion reads the keys beside it: those after it came too late.
+            _ if beside.len() > before => return None,
+            _ => {}
+        }
+        Some(v)
+    }
+
+    /// A key of a value object other than its `type`, after the comma: `true` when it is
+    /// `value` (its colon read), else the key and its JSON value are put in `beside`.
+    fn beside(&mut self, beside: &mut Option<Map<String, Value>>) -> Option<bool> {
+        match self.string()?.as_ref() {
+            "value" => {
+                self.eat(b':')?;
+                Some(true)
+            }
+            // A repeated `type` (or one spelled with an escape) is the serde reader's.
+            "type" => None,
+            key => {
+                let key = key.to_owned();
+                self.eat(b':')?;
+                let v = self.json()?;
+                // So is any repeated key (the last one counts there).
+                match beside.get_or_insert_with(Map::new).insert(key, v) {
+                    Some(_) => None,
+                    None => Some(false),
+                }
+            }
+        }
+    }
+
+    /// The kind a `type` names, its opening quote read (a name with an escape is the serde
+    /// reader's).
+    fn name(&mut self) -> Option<Kind> {
+        let at = self.i;
+        let len = self.s[at..].iter().position(|&c| STOPS[usize::from(c)])?;
+        if self.s[at + len] != b'"' {
+            return None;
+        }
+        self.i = at + len + 1;
+        // The name's words are read in place when the text goes on for 24 bytes (it cannot
+        // hold a NUL: JSON strings escape control characters).
+        let kind = match (self.s.get(at..at + 24), len <= 24) {
+            (Some(window), true) => {
+                let word = |k: usize| {
+                    let w = u64::from_le_bytes(window[k * 8..k * 8 + 8].try_into().ok()?);
+                    Some(match len.saturating_sub(k * 8) {
+                        0 => 0,
+                        n @ 1..=7 => w & ((1u64 << (8 * n)) - 1),
+                        _ => w,
+                    })
+                };
+                kind_by_words([word(0)?, word(1)?, word(2)?])
+            }
+            _ => None,
+        };
+        kind.or_else(|| kind_named(self.text.get(at..at + len)?))
+    }
+
+    /// The `value` of an object of type `kind`, with the object's other keys `beside` it.
+    fn payload(&mut self, kind: Kind, beside: &Map<String, Value>) -> Option<Variant> {
+        let c = self.peek()?;
+        let container = matches!(
+            kind,
+            Kind::Array | Kind::Dictionary | Kind::TypedArray | Kind::PackedTypedArray
+        );
+        if !beside.is_empty() && !container {
+            return self.other(kind, beside);
+        }
+        Some(match (kind, c) {
+            (Kind::Int, b'-' | b'0'..=b'9') => Variant::Int(self.int()?),
+            (Kind::Float, b'-' | b'0'..=b'9') => Variant::Float(self.real()?),
+            (Kind::Bool, b't') => self.literal(b"true").map(|()| Variant::Bool(true))?,
+            (Kind::Bool, b'f') => self.literal(b"false").map(|()| Variant::Bool(false))?,
+            (Kind::String, b'"') => Variant::String(GString::from(&*self.string()?)),
+            (Kind::StringName, b'"') => {
+                Variant::StringName(StringName(GString::from(&*self.string()?)))
+            }
+            (Kind::Array | Kind::TypedArray | Kind::PackedTypedArray, b'[') => {
+                self.i += 1;
+                let mut items = Vec::new();
+                if self.peek()? == b']' {
+                    self.i += 1;
+                } else {
+                    loop {
+                        items.push(self.value()?);
+                        if self.more()? {
+                            continue;
+                        }
+                        break;
+                    }
+                }
+                // Its element type, if any, is set once the object is read.
+                Variant::Array(Array { items, typed: None })
+            }
+            (Kind::Dictionary, b'[') => {
+                self.i += 1;
+                let mut d = Dictionary::new();
+                if self.peek()? == b']' {
+                    self.i += 1;
+                } else {
+                    loop {
+                        self.eat(b'[')?;
+                        let k = self.value()?;
+                        self.eat(b',')?;
+                        let v = self.value()?;
+                        self.eat(b']')?;
+                        // The key rule of every reader (see `Dictionary::insert_read`).
+                        d.insert_read(k, v, true);
+                        if self.more()? {
+                            continue;
+                        }
+                        break;
+                    }
+                }
+                Variant::Dictionary(d)
+            }
+            // Containers of any other shape are the serde reader's.
+            _ if container => return None,
+            (_, b'[') if kind.packed_element().is_none() && components_of(kind).is_some() => {
+                // A component written as a string ("inf", a NaN's bits) takes the longer way.
+                let at = self.i;
+                match self.math(kind) {
+                    Some(v) => v,
+                    None => {
+                        self.i = at;
+                        self.other(kind, beside)?
+                    }
+                }
+            }
+            _ => self.other(kind, beside)?,
+        })
+    }
+
+    /// After an element: `true` on a comma, `false` on the closing `]`.
+    #[inline]
+    fn more(&mut self) -> Option<bool> {
+        match self.peek()? {
+            b',' => {
+                self.i += 1;
+                Some(true)
+            }
+            b']' => {
+                self.i += 1;
+                Some(false)
+            }
+            _ => None,
+        }
+    }
+
+    /// A math value written as one array of numbers (`Vector2`, `Color`, …: the shape
+    /// [`Reader`] reads with `shaped`); nested shapes are the serde reader's.
+    fn math(&mut self, kind: Kind) -> Option<Variant> {
+        let comps = components_of(kind)?;
+        let mut out = [0.0; 16];
+        self.eat(b'[')?;
+        let mut n = 0;
+        let mut one = |p: &mut Self, t: &Tree| -> Option<()> {
+            let Tree::Scalar(i) = *t else { return None };
+            if n > 0 {
+                p.eat(b',')?;
+            }
+            n += 1;
+            *out.get_mut(i)? = match comps.get(i)?.scalar {
+                Scalar::I32 => f64::from(i32::try_from(p.int()?).ok()?),
+                // What `Reader::real32` makes of a number, widened as `shaped` widens it.
+                Scalar::F32 => real_from_f32_bits(real_to_f32_bits(p.real()?)),
+                Scalar::Real => p.real()?,
+            };
+            Some(())
+        };
+        match tree_of(kind)? {
+            Tree::Array(items) => items.iter().try_for_each(|t| one(self, t))?,
+            Tree::Struct(fields) => fields.iter().try_for_each(|(_, t)| one(self, t))?,
+            Tree::Scalar(_) => return None,
+        }
+        self.eat(b']')?;
+        fixed_from(kind, &mut |i| out.get(i).copied().unwrap_or_default())
+    }
+
+    /// Any other leaf: its `value` parsed by serde_json and converted as the serde reader
+    /// converts it.
+    fn other(&mut self, kind: Kind, beside: &Map<String, Value>) -> Option<Variant> {
+        let v = self.json()?;
+        Reader::at_root().payload(kind, &v, beside).ok()
+    }
+
+    /// The JSON value here, parsed by serde_json.
+    fn json(&mut self) -> Option<Value> {
+        let mut values = serde_json::Deserializer::from_str(&self.text[self.i..]).into_iter();
+        let v: Value = values.next()?.ok()?;
+        self.i += values.byte_offset();
+        Some(v)
+    }
+
+    /// A JSON string: borrowed when it has no escape, unescaped by serde_json when it has.
+    fn string(&mut self) -> Option<std::borrow::Cow<'t, str>> {
+        if self.peek()? != b'"' {
+            return None;
+        }
+        let start = self.i + 1;
+        let mut j = start;
+        let mut escaped = false;
+        loop {
+            j += self.s[j..].iter().position(|&c| STOPS[usize::from(c)])?;
+            match self.s[j] {
+                b'"' => break,
+                b'\\' => {
+                    escaped = true;
+                    j += 2;
+                }
+                // Control characters must be escaped: serde_json refuses them.
+                _ => return None,
+            }
+        }
+        self.i = j + 1;
+        // Both ends are quotes, so both are character boundaries.
+        let text: &'t str = self.text;
+        Some(match escaped {
+            false => text.get(start..j)?.into(),
+            true => serde_json::from_str::<String>(text.get(start - 1..=j)?)
+                .ok()?
+                .into(),
+        })
+    }
+
+    /// A JSON number token (JSON's grammar: no leading zeros, no `+`, digits on both sides
+    /// of a point): the text, and whether it is an integer.
+    fn number(&mut self) -> Option<(&'t str, bool)> {
+        self.blanks();
+        let start = self.i;
+        let s = self.s;
+        let mut j = start + usize::from(s.get(start) == Some(&b'-'));
+        let digits = |j: &mut usize| {
+            let from = *j;
+            while let Some(b'0'..=b'9') = s.get(*j) {
+                *j += 1;
+            }
+            *j - from
+        };
+        let first = s.get(j).copied();
+        let n = digits(&mut j);
+        if n == 0 || (n > 1 && first == Some(b'0')) {
+            return None;
+        }
+        let mut integer = true;
+        if s.get(j) == Some(&b'.') {
+            j += 1;
+            if digits(&mut j) == 0 {
+                return None;
+            }
+            integer = false;
+        }
+        if let Some(b'e' | b'E') = s.get(j) {
+            j += 1;
+            if let Some(b'+' | b'-') = s.get(j) {
+                j += 1;
+            }
+            if digits(&mut j) == 0 {
+                return None;
+            }
+            integer = false;
+        }
+        self.i = j;
+        let text: &'t str = self.text;
+        Some((&text[start..j], integer))
+    }
+
+    /// An `Int`: a JSON integer that fits an `i64` (anything else is the serde reader's).
+    fn int(&mut self) -> Option<i64> {
+        match self.number()? {
+            // `-0` is a double to serde_json, which an Int refuses.
+            (t, true) if t != "-0" => t.parse().ok(),
+            _ => None,
+        }
+    }
+
+    /// A `Float` written as a number: what serde_json's `Number::as_f64` gives for it.
+    fn real(&mut self) -> Option<f64> {
+        let (t, integer) = self.number()?;
+        let x = match (integer, t.starts_with('-')) {
+            // serde_json keeps integers as integers and widens them (`-0` is -0.0 there too).
+            (true, true) => match t.parse::<i64>() {
+                Ok(0) => -0.0,
+                Ok(i) => i as f64,
+                Err(_) => return None,
+            },
+            (true, false) => t.parse::<u64>().ok()? as f64,
+            // Both read decimals correctly rounded (serde_json's `float_roundtrip`); a
+            // number beyond the doubles is serde_json's error.
+            (false, _) => t.parse::<f64>().ok().filter(|x| x.is_finite())?,
+        };
+        Some(x)
+    }
+}

@@ -1,0 +1,221 @@
+//! The JSON reader of our writer's layout (`json/fast.rs`) against the serde reader it stands in for: it must take everything our writer writes, and where it takes anything else, read what the serde reader reads.
+
+mod common;
+
+use gdvariant::json::{self, readers_apart, to_json, to_json_string};
+use gdvariant::{decode, DecodeOptions, Dialect, Variant};
+use proptest::prelude::*;
+
+/// `text` is our writer's: the fast reader takes it, the serde reader agrees bit for bit,
+/// and both give back `v`.
+fn taken(text: &str, v: &Variant, what: &str) {
+    let (fast, serde) = readers_apart(text);
+    let fast =
+        fast.unwrap_or_else(|| panic!("{what}: the fast reader gave up on our JSON: {text}"));
+    let serde = serde.unwrap_or_else(|e| panic!("{what}: the serde reader refused: {e}"));
+    assert!(
+        fast.same(&serde),
+        "{what}: the readers differ: {fast:?} vs {serde:?}"
+    );
+    assert!(fast.same(v), "{what}: the value changed: {fast:?} vs {v:?}");
+}
+
+/// Where the fast reader takes `text`, the serde reader reads the same; where the serde
+/// reader refuses it, the fast reader gives up (so that every error is the serde reader's).
+fn agree(text: &str) -> Option<Variant> {
+    let (fast, serde) = readers_apart(text);
+    match (&fast, &serde) {
+        (Some(f), Ok(s)) => assert!(f.same(s), "{text}: {f:?} vs {s:?}"),
+        (Some(f), Err(e)) => {
+            panic!("{text}: the fast reader took {f:?} where the serde reader says {e}")
+        }
+        (None, _) => {}
+    }
+    fast
+}
+
+#[test]
+fn every_engine_fixture_is_read_by_the_fast_reader_compact_and_pretty() {
+    let mut n = 0;
+    for (dir, dialect) in [
+        ("godot3", Dialect::Godot3),
+        ("godot4", Dialect::Godot4),
+        ("godot4.4", Dialect::Godot4),
+    ] {
+        for f in common::load(dir) {
+            let Ok((v, _)) = decode(&f.bytes, dialect, &DecodeOptions::default()) else {
+                continue;
+            };
+            taken(&to_json_string(&v), &v, &f.name);
+            let pretty = serde_json::to_string_pretty(&to_json(&v)).unwrap();
+            taken(&pretty, &v, &format!("{} (pretty)", f.name));
+            n += 1;
+        }
+    }
+    assert!(n > 300, "only {n} fixtures decoded");
+}
+
+#[test]
+fn numbers_at_the_edges_read_as_serde_json_reads_them() {
+    let took = |t: &str| agree(t).is_some();
+    for (text, fast) in [
+        (r#"{"type":"Float","value":-0}"#, true),
+        (r#"{"type":"Float","value":-0.0}"#, true),
+        (r#"{"type":"Float","value":0}"#, true),
+        (r#"{"type":"Float","value":18446744073709551615}"#, true),
+        (r#"{"type":"Float","value":-9223372036854775808}"#, true),
+        (r#"{"type":"Float","value":1e-400}"#, true),
+        (r#"{"type":"Float","value":2.2250738585072011e-308}"#, true),
+        (r#"{"type":"Float","value":0.1E+2}"#, true),
+        // Beyond what the fast reader reads as an integer, or out of the doubles' range.
+        (r#"{"type":"Float","value":18446744073709551616}"#, false),
+        (r#"{"type":"Float","value":1e400}"#, false),
+        (r#"{"type":"Int","value":-0}"#, false),
+        (r#"{"type":"Int","value":9223372036854775808}"#, false),
+        (r#"{"type":"Int","value":1.0}"#, false),
+        (r#"{"type":"Int","value":"12"}"#, true),
+        (r#"{"type":"Int","value":-9223372036854775808}"#, true),
+        // Not JSON numbers.
+        (r#"{"type":"Int","value":01}"#, false),
+        (r#"{"type":"Float","value":1.}"#, false),
+        (r#"{"type":"Float","value":.5}"#, false),
+        (r#"{"type":"Float","value":+1}"#, false),
+        (r#"{"type":"Float","value":1e}"#, false),
+        (r#"{"type":"Float","value":"nan"}"#, true),
+        (r#"{"type":"Vector2","value":[1e400,0]}"#, false),
+        (r#"{"type":"Vector2","value":[0.1,-0]}"#, true),
+        (r#"{"type":"Vector2i","value":[-0,1]}"#, false),
+        (r#"{"type":"Vector2i","value":[2147483648,1]}"#, false),
+        (r#"{"type":"Color","value":[0.1,0.2,0.3,1e-50]}"#, true),
+        (r#"{"type":"Vector3","value":[1,2]}"#, false),
+        (r#"{"type":"Vector3","value":[1,2,3,4]}"#, false),
+    ] {
+        assert_eq!(took(text), fast, "{text}");
+    }
+    let (v, _) = readers_apart(r#"{"type":"Float","value":-0}"#);
+    assert!(matches!(v, Some(Variant::Float(x)) if x.to_bits() == (-0.0f64).to_bits()));
+}
+
+#[test]
+fn strings_and_layouts_the_fast_reader_takes_or_leaves() {
+    let took = |t: &str| agree(t).is_some();
+    for (text, fast) in [
+        (
+            r#"{"type":"String","value":"a\"b\\c\u00e9\ud83d\ude00"}"#,
+            true,
+        ),
+        (r#"{"type":"String","value":"lone \udc00"}"#, false),
+        ("{\"type\":\"String\",\"value\":\"tab\there\"}", false),
+        (
+            r#"{"type":"String","value":{"engine_utf8":"eda080"}}"#,
+            true,
+        ),
+        (r#"{"type":"StringName","value":"n"}"#, true),
+        (r#"{"type":"string","value":"any case"}"#, true),
+        (r#"{"type":"Nope","value":1}"#, false),
+        (r#"{"type":"Str\u0069ng","value":"x"}"#, false),
+        (r#"{"value":"x","type":"String"}"#, false),
+        (
+            r#"{"element_type":{"builtin":"Int"},"type":"Array","value":[]}"#,
+            true,
+        ),
+        (
+            r#"{"element_type":{"builtin":"Int"},"type":"Array","value":[],"type":"Array"}"#,
+            false,
+        ),
+        (r#"{"typ":1,"type":"Array","value":[]}"#, true),
+        (r#"{"type":"String","value":"x","extra":1}"#, false),
+        (r#"{"type":"String","value":"x","value":"y"}"#, false),
+        (" { \"type\" : \"Int\" , \"value\" : 3 } \n", true),
+        (r#"{"type":"Int","value":3} x"#, false),
+        (r#"{"type":"Int","value":3}{"type":"Int","value":4}"#, false),
+        (r#"{"type":"Nil"}"#, true),
+        (r#"{"type":"Nil","value":null}"#, true),
+        (r#"{"type":"Callable"}"#, true),
+        (r#"{"type":"Int"}"#, false),
+        (r#"{"type":"Array","value":[]}"#, true),
+        (r#"{"type":"Array","value":[,]}"#, false),
+        (
+            r#"{"type":"Array","value":[{"type":"Int","value":1},]}"#,
+            false,
+        ),
+        (r#"{"type":"Array","value":{}}"#, false),
+        (
+            r#"{"type":"Array","element_type":{"builtin":"Int"},"value":[]}"#,
+            true,
+        ),
+        (
+            r#"{"type":"Array","value":[],"element_type":{"builtin":"Int"}}"#,
+            true,
+        ),
+        (
+            r#"{"type":"Array","element_type":{"builtin":"Nope"},"value":[]}"#,
+            false,
+        ),
+        (
+            r#"{"type":"Array","element_type":{"builtin":"Int"},"value":[],"element_type":null}"#,
+            false,
+        ),
+        (
+            r#"{"type":"Dictionary","key_type":{"builtin":"String"},"value":[]}"#,
+            true,
+        ),
+        (r#"{"type":"Object","value":null,"class":"Node"}"#, false),
+        (r#"{"type":"Dictionary","value":[]}"#, true),
+        (
+            r#"{"type":"Dictionary","value":[[{"type":"Int","value":1}]]}"#,
+            false,
+        ),
+        (
+            r#"{"type":"Dictionary","value":[[{"type":"Int","value":1},{"type":"Nil"},{"type":"Nil"}]]}"#,
+            false,
+        ),
+        (
+            r#"{"type":"Dictionary","value":[[{"type":"Int","value":1},{"type":"Nil"}],[{"type":"Float","value":1},{"type":"Nil"}],[{"type":"Int","value":1},{"type":"Bool","value":true}]]}"#,
+            true,
+        ),
+        (r#"{"type":"NodePath","value":"/root/a:b"}"#, true),
+        (
+            r#"{"type":"Transform2D","value":{"x":[1,0],"y":[0,1],"origin":[0,0]}}"#,
+            true,
+        ),
+        (r#"{"type":"PackedByteArray","value":"00ff"}"#, true),
+        (r#"{"type":"Object","value":{"id":5}}"#, true),
+    ] {
+        assert_eq!(took(text), fast, "{text}");
+    }
+    // Nesting past the readers' bound (`MAX_JSON_DEPTH`, two JSON levels per Array) is
+    // refused, by the serde reader.
+    let deep = |n: usize| {
+        let open = r#"{"type":"Array","value":["#.repeat(n);
+        format!("{open}{}", "]}".repeat(n))
+    };
+    assert!(agree(&deep(1032)).is_some());
+    assert!(agree(&deep(1033)).is_none());
+    assert!(json::from_json_str(&deep(1033)).is_err());
+}
+
+#[test]
+fn json_lines_read_fast_keep_their_document_and_line_numbers() {
+    let good = r#"{"type":"Int","value":1}"#;
+    let text =
+        format!("{good}\n\n{good}\r\n  {good}  \n{{\"type\":\"Int\",\n\"value\":\"x\"}}\n{good}\n");
+    let got: Vec<_> = json::read_values(text.as_bytes()).collect();
+    assert_eq!(got.len(), 4, "{got:?}");
+    assert!(got[..3]
+        .iter()
+        .all(|v| v.as_ref().is_ok_and(|v| v.same(&Variant::Int(1)))));
+    let e = got[3].as_ref().unwrap_err();
+    assert!(e.path.starts_with("document 4 (from line 5)"), "{e}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn generated_values_are_read_by_the_fast_reader(
+        v in prop_oneof![common::textgen::godot3_value(), common::textgen::godot4_value()]
+    ) {
+        taken(&to_json_string(&v), &v, "generated");
+    }
+}
