@@ -209,6 +209,31 @@ fn json_lines_read_fast_keep_their_document_and_line_numbers() {
     assert!(e.path.starts_with("document 4 (from line 5)"), "{e}");
 }
 
+/// Fuzz target `json` findings of this reader's first day (fuzz/corpus/json/2fa49d1a…,
+/// e015db8d…, 67e84598…): an escape as a text's last byte was read past the end, and an
+/// Object's properties nesting past serde_json's 128 levels sent our own JSON the longer way.
+#[test]
+fn fuzz_findings_of_the_fast_reader() {
+    for text in [
+        "{\"\\",
+        "{  \"\\\\4\\\\]\\",
+        "{\"type\":\"String\",\"value\":\"\\",
+    ] {
+        assert!(agree(text).is_none(), "{text:?}");
+        assert!(json::from_json_str(text).is_err());
+    }
+    let mut v = Variant::Bool(true);
+    for _ in 0..300 {
+        v = Variant::Array(gdvariant::Array::new(vec![v]));
+    }
+    let object = gdvariant::Object::Full(Box::new(gdvariant::FullObject {
+        class: "Node".into(),
+        properties: vec![("deep".into(), v)],
+    }));
+    let v = Variant::Array(gdvariant::Array::new(vec![Variant::Object(object)]));
+    taken(&to_json_string(&v), &v, "an object's deep properties");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 

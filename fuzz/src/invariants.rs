@@ -511,14 +511,36 @@ pub fn check_text(setup: &Setup, payload: &[u8]) {
 /// The JSON form is lossless: decoded values go to JSON and back bit for bit, and JSON that
 /// parses (the payload read as text) goes to JSON and back bit for bit too.
 pub fn check_json(setup: &Setup, payload: &[u8]) {
-    use gdvariant::json::{from_json_str, read_values, to_json_string};
+    use gdvariant::json::{from_json_str, read_values, readers_apart, to_json_string};
     if let Ok((v, _)) = decode(payload, setup.dialect, &setup.options) {
         let json = to_json_string(&v);
         let back = from_json_str(&json)
             .unwrap_or_else(|e| panic!("json: our JSON does not parse: {e}\n{json}"));
         assert!(back.same(&v), "json: value changed through {json}");
+        // Our own layout never takes the serde reader's longer way, printed compact or
+        // pretty (where a `serde_json::Value` sorts the keys).
+        assert!(
+            readers_apart(&json).0.is_some(),
+            "json: the fast reader gave up on {json}"
+        );
+        let pretty =
+            serde_json::to_string_pretty(&gdvariant::json::to_json(&v)).unwrap_or_default();
+        let (fast, _) = readers_apart(&pretty);
+        assert!(
+            fast.is_some_and(|f| f.same(&v)),
+            "json: the fast reader misread {pretty}"
+        );
     }
     let text = String::from_utf8_lossy(payload);
+    // Where the fast reader of our layout reads anything, the serde reader reads the same.
+    if let (Some(fast), serde) = readers_apart(&text) {
+        let serde =
+            serde.unwrap_or_else(|e| panic!("json: fast reader took what serde refuses: {e}"));
+        assert!(
+            fast.same(&serde),
+            "json: the readers differ: {fast:?} vs {serde:?}"
+        );
+    }
     if let Ok(v) = from_json_str(&text) {
         let json = to_json_string(&v);
         let back = from_json_str(&json).expect("json: our JSON of parsed input");

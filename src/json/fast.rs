@@ -350,12 +350,25 @@ impl<'t> Fast<'t> {
         Reader::at_root().payload(kind, &v, beside).ok()
     }
 
-    /// The JSON value here, parsed by serde_json.
+    /// The JSON value here, parsed by serde_json as the serde reader parses it (an object's
+    /// properties may nest as deep as the document).
     fn json(&mut self) -> Option<Value> {
-        let mut values = serde_json::Deserializer::from_str(&self.text[self.i..]).into_iter();
-        let v: Value = values.next()?.ok()?;
-        self.i += values.byte_offset();
-        Some(v)
+        let first = self.peek()?;
+        let rest = &self.text[self.i..];
+        match first {
+            b'[' | b'{' => {
+                let end = value_end(rest.as_bytes())?;
+                let v = parse_unbounded(&rest[..end]).ok()?;
+                self.i += end;
+                Some(v)
+            }
+            _ => {
+                let mut values = serde_json::Deserializer::from_str(rest).into_iter();
+                let v: Value = values.next()?.ok()?;
+                self.i += values.byte_offset();
+                Some(v)
+            }
+        }
     }
 
     /// A JSON string: borrowed when it has no escape, unescaped by serde_json when it has.
@@ -367,7 +380,11 @@ impl<'t> Fast<'t> {
         let mut j = start;
         let mut escaped = false;
         loop {
-            j += self.s[j..].iter().position(|&c| STOPS[usize::from(c)])?;
+            j += self
+                .s
+                .get(j..)?
+                .iter()
+                .position(|&c| STOPS[usize::from(c)])?;
             match self.s[j] {
                 b'"' => break,
                 b'\\' => {

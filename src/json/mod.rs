@@ -143,12 +143,17 @@ pub fn readers_apart(text: &str) -> (Option<Variant>, Result<Variant, JsonError>
 /// instead of serde_json's 128, which a Godot value 64 containers deep already exceeds.
 pub fn parse_document(text: &str) -> Result<Value, JsonError> {
     check_depth(text)?;
+    parse_unbounded(text).map_err(not_json)
+}
+
+/// Parses JSON text as serde_json does, without its nesting limit: for text whose depth is
+/// known to be bounded.
+fn parse_unbounded(text: &str) -> Result<Value, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
     de.disable_recursion_limit();
     // serde_json recurses once per level: the adapter grows the stack as it goes.
     serde::Deserialize::deserialize(serde_stacker::Deserializer::new(&mut de))
         .and_then(|v| de.end().map(|()| v))
-        .map_err(not_json)
 }
 
 /// Refuses a text nested deeper than [`MAX_JSON_DEPTH`] before it is parsed.
@@ -248,6 +253,6 @@ mod stream;
 mod write;
 
 use read::Reader;
-use stream::{nesting_depth, Documents};
+use stream::{nesting_depth, value_end, Documents};
 use write::shape_of;
 pub use write::Json;

@@ -136,6 +136,15 @@ pub(super) fn nesting_depth(text: &str) -> usize {
     nest.max
 }
 
+/// Where the JSON array or object at the start of `text` ends (brackets inside strings do
+/// not count), if it ends in `text`.
+pub(super) fn value_end(text: &[u8]) -> Option<usize> {
+    match Brackets::default().scan(text, usize::MAX)? {
+        (n, Stop::Closed) => Some(n),
+        (_, Stop::TooDeep) => None,
+    }
+}
+
 /// The bytes that matter outside strings: a table lookup per byte is cheaper than matching
 /// the byte against each of them.
 const BRACKETS_OR_QUOTE: [bool; 256] = {
