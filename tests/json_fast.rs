@@ -244,3 +244,60 @@ proptest! {
         taken(&to_json_string(&v), &v, "generated");
     }
 }
+
+/// A stream big enough to be read on several threads, with a multi-line document and a bad
+/// one placed in the later parts: values, their order and the error are `read_values`'s.
+#[test]
+fn json_lines_read_on_threads_are_read_values_results() {
+    let line = |i: usize| {
+        let v = Variant::Array(gdvariant::Array::new(vec![
+            Variant::Int(i as i64),
+            Variant::String(format!("value {i}").into()),
+        ]));
+        to_json_string(&v)
+    };
+    for bad_at in [None, Some(5_000), Some(39_999)] {
+        // Threads 1 reads on the caller's thread; more read ahead on a thread of their own.
+        let mut text = String::new();
+        for i in 0..40_000 {
+            match i {
+                _ if Some(i) == bad_at => text.push_str("{\"type\":\"Int\",\"value\":\"x\"}\n"),
+                20_000 => text.push_str("{\"type\":\"Int\",\n\"value\":7}\n\n"),
+                _ => {
+                    text.push_str(&line(i));
+                    text.push('\n');
+                }
+            }
+        }
+        assert!(text.len() > 2 << 20);
+        let one: Vec<_> = json::read_values(text.as_bytes()).collect();
+        for threads in [1, 2, 3, 8] {
+            let input = std::io::Cursor::new(text.clone().into_bytes());
+            let many: Vec<_> = json::read_values_on(input, threads).collect();
+            assert_eq!(
+                one.len(),
+                many.len(),
+                "{threads} threads, bad at {bad_at:?}"
+            );
+            for (a, b) in one.iter().zip(&many) {
+                match (a, b) {
+                    (Ok(a), Ok(b)) => assert!(a.same(b)),
+                    (Err(a), Err(b)) => assert_eq!(a, b),
+                    _ => panic!("{threads} threads: {a:?} vs {b:?}"),
+                }
+            }
+        }
+        match bad_at {
+            None => assert_eq!(one.len(), 40_000),
+            Some(at) => {
+                let e = one.last().unwrap().as_ref().unwrap_err();
+                let line = at + 1 + usize::from(at > 20_000) * 2;
+                assert!(
+                    e.path
+                        .starts_with(&format!("document {} (from line {line})", at + 1)),
+                    "{e}"
+                );
+            }
+        }
+    }
+}

@@ -552,7 +552,10 @@ pub fn encode(a: EncodeArgs) -> Result<(), Failure> {
     let Some(dir) = &a.out_dir else {
         let file = batch::single(&a.files)?;
         let mut sink = Sink::new(a.output.as_deref())?;
-        encode_file(a.from, &out_format, file, &mut |b| sink.write(b))?;
+        // One file: its JSON is read on every core (a reader thread, lines split between
+        // threads); several files are already spread over the cores one per thread.
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        encode_file(a.from, &out_format, file, threads, &mut |b| sink.write(b))?;
         return sink.finish();
     };
     // `decode --out-dir` wrote `save.sav.json`: this gives `save.sav` back.
@@ -566,18 +569,20 @@ pub fn encode(a: EncodeArgs) -> Result<(), Failure> {
     })?;
     batch::run(&jobs, "encoded", |job, _notes| {
         batch::staged(&job.output, |w, partial| {
-            encode_file(a.from, &out_format, &job.input, &mut |b| {
+            encode_file(a.from, &out_format, &job.input, 1, &mut |b| {
                 w.write_all(b).map_err(|e| Failure::io(partial, e))
             })
         })
     })
 }
 
-/// Encodes every value of `file` (JSON or text) and hands each frame's bytes to `put`.
+/// Encodes every value of `file` (JSON or text) and hands each frame's bytes to `put`;
+/// JSON is read on up to `threads` threads.
 fn encode_file(
     from: InFormat,
     out_format: &Format,
     file: &Path,
+    threads: usize,
     put: &mut dyn FnMut(&[u8]) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     let mut buf = Vec::new();
@@ -589,7 +594,7 @@ fn encode_file(
     };
     match from {
         InFormat::Json => {
-            for (i, v) in json::read_values(open(file)?).enumerate() {
+            for (i, v) in json::read_values_on(open(file)?, threads).enumerate() {
                 let v = v.map_err(|e| Failure::data(format!("{}: {e}", shown(file))))?;
                 put(i + 1, &v)?;
             }

@@ -30,6 +30,32 @@ const STOPS: [bool; 256] = {
     t
 };
 
+/// How many bytes at the start of `s` run before a [`STOPS`] byte (all of them if none),
+/// found eight at a time: most strings of the JSON form are short names and keys.
+fn plain_run(s: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // `(x - ONES * n) & !x & HIGH` marks the bytes of `x` below `n`: exactly at the lowest
+    // one (any mark above it may be false), so the lowest mark of the three is the answer.
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
+    let mut n = 0;
+    while let Some(w) = s.get(n..n + 8) {
+        let x = u64::from_le_bytes(w.try_into().unwrap_or_default());
+        let stop = below(x ^ (ONES * u64::from(b'"')), 1)
+            | below(x ^ (ONES * u64::from(b'\\')), 1)
+            | below(x, 0x20);
+        if stop != 0 {
+            return n + (stop.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    let tail = &s[n..];
+    n + tail
+        .iter()
+        .position(|&c| STOPS[usize::from(c)])
+        .unwrap_or(tail.len())
+}
+
 /// The keys beside `type` and `value` read so far (none when `None`).
 fn keys(beside: &Option<Map<String, Value>>) -> &Map<String, Value> {
     static NONE: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
@@ -198,8 +224,8 @@ impl<'t> Fast<'t> {
     /// reader's).
     fn name(&mut self) -> Option<Kind> {
         let at = self.i;
-        let len = self.s[at..].iter().position(|&c| STOPS[usize::from(c)])?;
-        if self.s[at + len] != b'"' {
+        let len = plain_run(&self.s[at..]);
+        if self.s.get(at + len) != Some(&b'"') {
             return None;
         }
         self.i = at + len + 1;
@@ -207,15 +233,14 @@ impl<'t> Fast<'t> {
         // hold a NUL: JSON strings escape control characters).
         let kind = match (self.s.get(at..at + 24), len <= 24) {
             (Some(window), true) => {
+                // Without branches on the length, which varies from name to name.
                 let word = |k: usize| {
-                    let w = u64::from_le_bytes(window[k * 8..k * 8 + 8].try_into().ok()?);
-                    Some(match len.saturating_sub(k * 8) {
-                        0 => 0,
-                        n @ 1..=7 => w & ((1u64 << (8 * n)) - 1),
-                        _ => w,
-                    })
+                    let w =
+                        u64::from_le_bytes(window[k * 8..k * 8 + 8].try_into().unwrap_or_default());
+                    let kept = (len.saturating_sub(k * 8).min(8) * 8) as u32;
+                    w & 1u64.checked_shl(kept).unwrap_or(0).wrapping_sub(1)
                 };
-                kind_by_words([word(0)?, word(1)?, word(2)?])
+                kind_by_words([word(0), word(1), word(2)])
             }
             _ => None,
         };

@@ -180,8 +180,47 @@ fn not_json(e: serde_json::Error) -> JsonError {
 /// values, holding one document at a time: what `gdvariant encode --from json` reads.
 /// Nesting is bounded by [`MAX_JSON_DEPTH`] as the bytes stream in.
 pub fn read_values<R: std::io::Read>(input: R) -> impl Iterator<Item = Result<Variant, JsonError>> {
-    let mut docs = Documents::new(input);
-    std::iter::from_fn(move || docs.next_value())
+    Values::Here(Documents::new(input, 1))
+}
+
+/// [`read_values`] on up to `threads` threads: with two or more, a thread of its own reads
+/// the input while the caller takes values, and JSON Lines in our writer's layout are read a
+/// megabyte at a time, split between the threads. The values and the error are
+/// [`read_values`]'s, in the same order. What `gdvariant encode --from json` reads with.
+pub fn read_values_on<R: std::io::Read + Send + 'static>(
+    input: R,
+    threads: usize,
+) -> impl Iterator<Item = Result<Variant, JsonError>> {
+    let mut docs = Documents::new(input, threads);
+    if threads <= 1 {
+        return Values::Here(docs);
+    }
+    // Two batches in flight: the reader runs ahead of the caller by at most that much.
+    let (tx, rx) = std::sync::mpsc::sync_channel(2);
+    std::thread::spawn(move || {
+        while let Some(batch) = docs.next_batch() {
+            if tx.send(batch).is_err() {
+                break;
+            }
+        }
+    });
+    Values::Ahead(rx.into_iter().flatten())
+}
+
+/// The values of [`read_values_on`]: read here, or by a thread of their own.
+enum Values<R> {
+    Here(Documents<R>),
+    Ahead(std::iter::Flatten<std::sync::mpsc::IntoIter<Vec<Result<Variant, JsonError>>>>),
+}
+
+impl<R: std::io::Read> Iterator for Values<R> {
+    type Item = Result<Variant, JsonError>;
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Values::Here(docs) => docs.next_value(),
+            Values::Ahead(values) => values.next(),
+        }
+    }
 }
 
 const SAFE_INT: i64 = 1 << 53;
@@ -231,17 +270,40 @@ fn name_words(name: &[u8]) -> Option<[u64; 3]> {
 /// The kind whose name, spelled as we write it, packs into `words` ([`name_words`]).
 ///
 /// Every value object names its kind: a scan of every kind's name was 5% of reading a big
-/// Dictionary, hashing the name as a string 6% of reading a savegame.
+/// Dictionary, hashing the name as a string 6% of reading a savegame. The names go in a
+/// table of 256 slots under a multiplier found at first use that gives each its own slot,
+/// so a lookup is one multiplication and one comparison.
 fn kind_by_words(words: [u64; 3]) -> Option<Kind> {
-    type Names = hashbrown::HashMap<[u64; 3], Kind, rustc_hash::FxBuildHasher>;
-    static NAMES: std::sync::OnceLock<Names> = std::sync::OnceLock::new();
-    let names = NAMES.get_or_init(|| {
-        Kind::ALL
-            .iter()
-            .filter_map(|&k| Some((name_words(k.name().as_bytes())?, k)))
-            .collect()
+    type Slots = Vec<Option<([u64; 3], Kind)>>;
+    fn slot(mul: u64, w: [u64; 3]) -> usize {
+        ((w[0] ^ w[1].rotate_left(21) ^ w[2].rotate_left(42)).wrapping_mul(mul) >> 56) as usize
+    }
+    fn table(mul: u64) -> Option<Slots> {
+        let mut slots: Slots = vec![None; 256];
+        for &k in Kind::ALL {
+            let w = name_words(k.name().as_bytes())?;
+            let s = &mut slots[slot(mul, w)];
+            if s.is_some() {
+                return None;
+            }
+            *s = Some((w, k));
+        }
+        Some(slots)
+    }
+    static TABLE: std::sync::OnceLock<(u64, Slots)> = std::sync::OnceLock::new();
+    let (mul, slots) = TABLE.get_or_init(|| {
+        // Odd multipliers from the golden ratio's; one in about twenty fits.
+        (0..100_000u64)
+            .map(|i| 0x9E37_79B9_7F4A_7C15u64.wrapping_add(i << 1))
+            .find_map(|mul| Some((mul, table(mul)?)))
+            .unwrap_or_default()
     });
-    names.get(&words).copied()
+    match slots.get(slot(*mul, words))? {
+        // Compared a word at a time: comparing the arrays whole loaded them as vectors from
+        // where the words had just been stored one by one, which stalled.
+        Some((w, k)) if (w[0] ^ words[0]) | (w[1] ^ words[1]) | (w[2] ^ words[2]) == 0 => Some(*k),
+        _ => None,
+    }
 }
 
 mod fast;

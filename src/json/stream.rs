@@ -10,17 +10,33 @@ pub(super) struct Documents<R> {
     line: usize,
     n: usize,
     failed: bool,
+    /// Documents read ahead by [`Documents::fast_lines`], in order.
+    ready: std::collections::VecDeque<Variant>,
+    /// Threads that read a buffer of lines at once.
+    threads: usize,
 }
 
 impl<R: std::io::Read> Documents<R> {
-    pub(super) fn new(input: R) -> Documents<R> {
+    pub(super) fn new(input: R, threads: usize) -> Documents<R> {
         Documents {
-            // Room for many lines, so that few documents straddle a refill (see `fast_line`).
+            // Room for many lines, so that few documents straddle a refill (see `fast_lines`).
             input: std::io::BufReader::with_capacity(1 << 20, input),
             line: 1,
             n: 0,
             failed: false,
+            ready: std::collections::VecDeque::new(),
+            threads: threads.max(1),
         }
+    }
+
+    /// The next value and those already read with it, in order (a batch of lines read at
+    /// once, see [`Documents::fast_lines`]), or the error that ends the stream.
+    pub(super) fn next_batch(&mut self) -> Option<Vec<Result<Variant, JsonError>>> {
+        let first = self.next_value()?;
+        let mut batch = Vec::with_capacity(1 + self.ready.len());
+        batch.push(first);
+        batch.extend(self.ready.drain(..).map(Ok));
+        Some(batch)
     }
 
     fn fail(&mut self, message: String) -> Option<Result<Variant, JsonError>> {
@@ -36,7 +52,10 @@ impl<R: std::io::Read> Documents<R> {
         if self.failed {
             return None;
         }
-        if let Some(v) = self.fast_line() {
+        if self.ready.is_empty() {
+            self.fast_lines();
+        }
+        if let Some(v) = self.ready.pop_front() {
             return Some(Ok(v));
         }
         let mut doc: Vec<u8> = Vec::new();
@@ -100,28 +119,112 @@ impl<R: std::io::Read> Documents<R> {
     }
 }
 
-impl<R: std::io::Read> Documents<R> {
-    /// The next document when it is a whole buffered line that [`fast::read`] takes (JSON
-    /// Lines as our writer writes them), found without the bracket scan or a copy; blank
-    /// lines before it are skipped. Anything else is left for [`Documents::next_value`]'s
-    /// scan, so every error is the scan's.
-    fn fast_line(&mut self) -> Option<Variant> {
-        use std::io::BufRead;
-        loop {
-            let buf = self.input.fill_buf().ok()?;
-            let end = memchr::memchr(b'\n', buf)?;
-            let line = std::str::from_utf8(&buf[..end]).ok()?;
-            if line.trim_ascii().is_empty() {
-                self.input.consume(end + 1);
-                self.line += 1;
-                continue;
-            }
-            let v = fast::read(line)?;
-            self.input.consume(end + 1);
-            self.line += 1;
-            self.n += 1;
-            return Some(v);
+/// One line of JSON Lines, as [`fast::read`] saw it.
+enum Line {
+    Blank,
+    Read(Variant),
+    /// Not a whole document in our writer's layout: the scan reads from here.
+    Other,
+}
+
+/// Reads `lines` in order, stopping at the first that is not a document in our layout.
+fn read_lines(lines: &[&[u8]]) -> Vec<Line> {
+    let mut out = Vec::with_capacity(lines.len());
+    for line in lines {
+        let read = match std::str::from_utf8(line) {
+            Ok(t) if t.trim_ascii().is_empty() => Line::Blank,
+            Ok(t) => fast::read(t).map_or(Line::Other, Line::Read),
+            Err(_) => Line::Other,
+        };
+        let stop = matches!(read, Line::Other);
+        out.push(read);
+        if stop {
+            break;
         }
+    }
+    out
+}
+
+/// Buffered bytes below which a batch of lines is read on the calling thread alone.
+const PARALLEL_FROM: usize = 64 << 10;
+
+impl<R: std::io::Read> Documents<R> {
+    /// Reads the whole lines of the buffer that are documents in our writer's layout (JSON
+    /// Lines as our writer writes them) into `ready`: found by their line ends, without the
+    /// bracket scan or a copy, and on `threads` threads at once when the buffer is big. It
+    /// stops at the first line that is anything else, which [`Documents::next_value`]'s scan
+    /// then reads, so every error is the scan's.
+    fn fast_lines(&mut self) {
+        use std::io::BufRead;
+        let Ok(buf) = self.input.fill_buf() else {
+            return;
+        };
+        let Some(end) = memchr::memrchr(b'\n', buf) else {
+            return;
+        };
+        let mut lines: Vec<&[u8]> = Vec::new();
+        let mut from = 0;
+        for nl in memchr::memchr_iter(b'\n', &buf[..=end]) {
+            lines.push(&buf[from..=nl]);
+            from = nl + 1;
+        }
+        let threads = match end < PARALLEL_FROM {
+            true => 1,
+            false => self.threads.min(lines.len()),
+        };
+        // Parts of about the same number of bytes, one per thread.
+        let mut parts = Vec::with_capacity(threads);
+        let mut rest = &lines[..];
+        for t in (1..=threads).rev() {
+            let target = rest.iter().map(|l| l.len()).sum::<usize>() / t;
+            let mut n = 0;
+            let mut bytes = 0;
+            while n < rest.len() && (bytes < target || n == 0) {
+                bytes += rest[n].len();
+                n += 1;
+            }
+            let (part, tail) = rest.split_at(n);
+            parts.push(part);
+            rest = tail;
+        }
+        let read: Vec<Vec<Line>> = match parts.as_slice() {
+            [one] => vec![read_lines(one)],
+            _ => std::thread::scope(|scope| {
+                let others: Vec<_> = parts[1..]
+                    .iter()
+                    .map(|&part| scope.spawn(move || read_lines(part)))
+                    .collect();
+                let mut all = vec![read_lines(parts[0])];
+                // A thread that panicked is read again here (and panics here).
+                all.extend(
+                    others
+                        .into_iter()
+                        .zip(&parts[1..])
+                        .map(|(h, &part)| h.join().unwrap_or_else(|_| read_lines(part))),
+                );
+                all
+            }),
+        };
+        let mut used = 0;
+        'parts: for (part, lines) in parts.iter().zip(read) {
+            let whole = lines.len() == part.len();
+            for (line, text) in lines.into_iter().zip(part.iter()) {
+                match line {
+                    Line::Other => break 'parts,
+                    Line::Blank => {}
+                    Line::Read(v) => {
+                        self.n += 1;
+                        self.ready.push_back(v);
+                    }
+                }
+                used += text.len();
+                self.line += 1;
+            }
+            if !whole {
+                break;
+            }
+        }
+        self.input.consume(used);
     }
 }
 
