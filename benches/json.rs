@@ -2,6 +2,13 @@
 //!
 //! `cargo bench --bench json` (about a minute); `cargo bench --bench json -- json/` for one
 //! form. A linear build makes the 80k run about 8% of the 1M one (80,000 / 1,000,000).
+//!
+//! Also the command's two pipes on 10 MB of the engine's savegame
+//! (`tests/fixtures/godot3/streams/savegame.sav`, Godot 3.2.3, repeated): `savegame/to_json`
+//! (frames decoded and printed as JSON Lines, as `gdvariant decode -f json` does) and
+//! `savegame/from_json/THREADS` (those lines read and each value encoded and framed on the
+//! thread that read it, as `gdvariant encode --from json` does), in bytes of savegame per
+//! second. Freeing the values is inside the timing in both.
 
 use criterion::{black_box, criterion_group, BenchmarkId, Criterion, SamplingMode};
 use gdvariant::{encode, json, text, Dialect, EncodeOptions};
@@ -79,7 +86,69 @@ fn mean_seconds(form: &str, n: usize, started: std::time::SystemTime) -> Option<
     Some(v["mean"]["point_estimate"].as_f64()? / 1e9)
 }
 
-criterion_group!(benches, build);
+/// 10 MB of savegame: the engine's file repeated.
+fn savegame() -> Vec<u8> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/godot3/streams/savegame.sav"
+    );
+    let one = std::fs::read(path).expect("the savegame fixture");
+    one.repeat(10_000_000 / one.len())
+}
+
+fn pipes(c: &mut Criterion) {
+    use gdvariant::framing::{frame_into, frames, Framing};
+    use gdvariant::Format;
+    let format = Format::godot3().framing(Framing::STORE_VAR);
+    let save = savegame();
+    let mut lines = Vec::new();
+    for v in frames(&save, &format) {
+        json::append_json(&mut lines, &v.expect("the engine's frames"));
+        lines.push(b'\n');
+    }
+    let mut group = c.benchmark_group("savegame");
+    group
+        .sampling_mode(SamplingMode::Flat)
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10))
+        .throughput(criterion::Throughput::Bytes(save.len() as u64));
+    group.bench_function("to_json", |b| {
+        let mut out = Vec::with_capacity(lines.len());
+        b.iter(|| {
+            out.clear();
+            for v in frames(black_box(&save), &format) {
+                json::append_json(&mut out, &v.expect("valid"));
+                out.push(b'\n');
+            }
+            out.len()
+        })
+    });
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for t in [1, threads] {
+        group.bench_with_input(BenchmarkId::new("from_json", t), &t, |b, &t| {
+            let mut out = Vec::with_capacity(save.len());
+            b.iter(|| {
+                out.clear();
+                // As the command does: each value framed on the thread that read it.
+                let framed = json::read_values_on(black_box(&lines[..]), t, |v| {
+                    let mut bytes = Vec::new();
+                    frame_into(&mut bytes, &v, &format).map(|()| bytes)
+                });
+                for bytes in framed {
+                    out.extend_from_slice(&bytes.expect("valid").expect("encodes"));
+                }
+                assert_eq!(out.len(), save.len());
+                out.len()
+            })
+        });
+        if threads == 1 {
+            break;
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, build, pipes);
 
 fn main() {
     let started = std::time::SystemTime::now();

@@ -257,7 +257,6 @@ fn json_lines_read_on_threads_are_read_values_results() {
         to_json_string(&v)
     };
     for bad_at in [None, Some(5_000), Some(39_999)] {
-        // Threads 1 reads on the caller's thread; more read ahead on a thread of their own.
         let mut text = String::new();
         for i in 0..40_000 {
             match i {
@@ -272,8 +271,7 @@ fn json_lines_read_on_threads_are_read_values_results() {
         assert!(text.len() > 2 << 20);
         let one: Vec<_> = json::read_values(text.as_bytes()).collect();
         for threads in [1, 2, 3, 8] {
-            let input = std::io::Cursor::new(text.clone().into_bytes());
-            let many: Vec<_> = json::read_values_on(input, threads).collect();
+            let many: Vec<_> = json::read_values_on(text.as_bytes(), threads, |v| v).collect();
             assert_eq!(
                 one.len(),
                 many.len(),

@@ -10,7 +10,7 @@ use gdvariant::explain::ExplainOptions;
 use gdvariant::framing::{frame_into, Frame, FrameError, FrameReader, Framing};
 use gdvariant::guess::Confidence;
 use gdvariant::migrate::{migrate, Report, Target};
-use gdvariant::{json, DecodeOptions, Dialect, EncodeOptions, Format, Variant, Version};
+use gdvariant::{json, DecodeOptions, Dialect, EncodeOptions, Format, Version};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -585,18 +585,20 @@ fn encode_file(
     threads: usize,
     put: &mut dyn FnMut(&[u8]) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
-    let mut buf = Vec::new();
-    let mut put = |n: usize, v: &Variant| -> Result<(), Failure> {
-        buf.clear();
-        frame_into(&mut buf, v, out_format)
-            .map_err(|e| Failure::data(format!("{}: value {n}: {e}", shown(file))))?;
-        put(&buf)
+    let refused = |n: usize, e: gdvariant::EncodeError| {
+        Failure::data(format!("{}: value {n}: {e}", shown(file)))
     };
     match from {
         InFormat::Json => {
-            for (i, v) in json::read_values_on(open(file)?, threads).enumerate() {
-                let v = v.map_err(|e| Failure::data(format!("{}: {e}", shown(file))))?;
-                put(i + 1, &v)?;
+            // Each value is encoded (and freed) on the thread that read it; only its bytes
+            // come back here, in order.
+            let framed = json::read_values_on(open(file)?, threads, |v| {
+                let mut bytes = Vec::new();
+                frame_into(&mut bytes, &v, out_format).map(|()| bytes)
+            });
+            for (i, r) in framed.enumerate() {
+                let r = r.map_err(|e| Failure::data(format!("{}: {e}", shown(file))))?;
+                put(&r.map_err(|e| refused(i + 1, e))?)?;
             }
         }
         InFormat::Text => {
@@ -612,8 +614,11 @@ fn encode_file(
             // The text is not needed once parsed: freed before the bytes are made, the peak
             // is the larger of text + values and values + bytes, not their sum.
             drop(s);
+            let mut buf = Vec::new();
             for (i, v) in values.iter().enumerate() {
-                put(i + 1, v)?;
+                buf.clear();
+                frame_into(&mut buf, v, out_format).map_err(|e| refused(i + 1, e))?;
+                put(&buf)?;
             }
         }
     }

@@ -4,20 +4,22 @@ use super::*;
 use super::{fast, seed};
 
 /// Splits a stream into top-level JSON documents by tracking brackets and strings, so each
-/// document's depth is known before it is parsed.
-pub(super) struct Documents<R> {
+/// document's depth is known before it is parsed; each value read is handed to `each`, whose
+/// results come out in order.
+pub(super) struct Documents<R, T, F> {
     input: std::io::BufReader<R>,
     line: usize,
     n: usize,
     failed: bool,
-    /// Documents read ahead by [`Documents::fast_lines`], in order.
-    ready: std::collections::VecDeque<Variant>,
+    /// What `each` made of the documents read ahead by [`Documents::fast_lines`], in order.
+    ready: std::collections::VecDeque<T>,
     /// Threads that read a buffer of lines at once.
     threads: usize,
+    each: F,
 }
 
-impl<R: std::io::Read> Documents<R> {
-    pub(super) fn new(input: R, threads: usize) -> Documents<R> {
+impl<R: std::io::Read, T: Send, F: Fn(Variant) -> T + Sync> Documents<R, T, F> {
+    pub(super) fn new(input: R, threads: usize, each: F) -> Documents<R, T, F> {
         Documents {
             // Room for many lines, so that few documents straddle a refill (see `fast_lines`).
             input: std::io::BufReader::with_capacity(1 << 20, input),
@@ -26,20 +28,11 @@ impl<R: std::io::Read> Documents<R> {
             failed: false,
             ready: std::collections::VecDeque::new(),
             threads: threads.max(1),
+            each,
         }
     }
 
-    /// The next value and those already read with it, in order (a batch of lines read at
-    /// once, see [`Documents::fast_lines`]), or the error that ends the stream.
-    pub(super) fn next_batch(&mut self) -> Option<Vec<Result<Variant, JsonError>>> {
-        let first = self.next_value()?;
-        let mut batch = Vec::with_capacity(1 + self.ready.len());
-        batch.push(first);
-        batch.extend(self.ready.drain(..).map(Ok));
-        Some(batch)
-    }
-
-    fn fail(&mut self, message: String) -> Option<Result<Variant, JsonError>> {
+    fn fail(&mut self, message: String) -> Option<Result<T, JsonError>> {
         self.failed = true;
         Some(Err(JsonError {
             path: format!("document {}, line {}", self.n, self.line),
@@ -47,7 +40,7 @@ impl<R: std::io::Read> Documents<R> {
         }))
     }
 
-    pub(super) fn next_value(&mut self) -> Option<Result<Variant, JsonError>> {
+    pub(super) fn next_value(&mut self) -> Option<Result<T, JsonError>> {
         use std::io::BufRead;
         if self.failed {
             return None;
@@ -115,25 +108,25 @@ impl<R: std::io::Read> Documents<R> {
         if r.is_err() {
             self.failed = true;
         }
-        Some(r)
+        Some(r.map(&self.each))
     }
 }
 
-/// One line of JSON Lines, as [`fast::read`] saw it.
-enum Line {
+/// One line of JSON Lines, as [`fast::read`] saw it (and what `each` made of its value).
+enum Line<T> {
     Blank,
-    Read(Variant),
+    Read(T),
     /// Not a whole document in our writer's layout: the scan reads from here.
     Other,
 }
 
 /// Reads `lines` in order, stopping at the first that is not a document in our layout.
-fn read_lines(lines: &[&[u8]]) -> Vec<Line> {
+fn read_lines<T>(lines: &[&[u8]], each: &(impl Fn(Variant) -> T + Sync)) -> Vec<Line<T>> {
     let mut out = Vec::with_capacity(lines.len());
     for line in lines {
         let read = match std::str::from_utf8(line) {
             Ok(t) if t.trim_ascii().is_empty() => Line::Blank,
-            Ok(t) => fast::read(t).map_or(Line::Other, Line::Read),
+            Ok(t) => fast::read(t).map_or(Line::Other, |v| Line::Read(each(v))),
             Err(_) => Line::Other,
         };
         let stop = matches!(read, Line::Other);
@@ -148,7 +141,7 @@ fn read_lines(lines: &[&[u8]]) -> Vec<Line> {
 /// Buffered bytes below which a batch of lines is read on the calling thread alone.
 const PARALLEL_FROM: usize = 64 << 10;
 
-impl<R: std::io::Read> Documents<R> {
+impl<R: std::io::Read, T: Send, F: Fn(Variant) -> T + Sync> Documents<R, T, F> {
     /// Reads the whole lines of the buffer that are documents in our writer's layout (JSON
     /// Lines as our writer writes them) into `ready`: found by their line ends, without the
     /// bracket scan or a copy, and on `threads` threads at once when the buffer is big. It
@@ -187,20 +180,21 @@ impl<R: std::io::Read> Documents<R> {
             parts.push(part);
             rest = tail;
         }
-        let read: Vec<Vec<Line>> = match parts.as_slice() {
-            [one] => vec![read_lines(one)],
+        let each = &self.each;
+        let read: Vec<Vec<Line<T>>> = match parts.as_slice() {
+            [one] => vec![read_lines(one, each)],
             _ => std::thread::scope(|scope| {
                 let others: Vec<_> = parts[1..]
                     .iter()
-                    .map(|&part| scope.spawn(move || read_lines(part)))
+                    .map(|&part| scope.spawn(move || read_lines(part, each)))
                     .collect();
-                let mut all = vec![read_lines(parts[0])];
+                let mut all = vec![read_lines(parts[0], each)];
                 // A thread that panicked is read again here (and panics here).
                 all.extend(
                     others
                         .into_iter()
                         .zip(&parts[1..])
-                        .map(|(h, &part)| h.join().unwrap_or_else(|_| read_lines(part))),
+                        .map(|(h, &part)| h.join().unwrap_or_else(|_| read_lines(part, each))),
                 );
                 all
             }),
