@@ -11,26 +11,14 @@
 //! reader's, and every error is its own. The fuzz target `json` checks that both agree.
 
 use super::read::Reader;
+use super::write::ESCAPED;
 use super::*;
 
 /// Value objects nested deeper than this go to the serde reader (each takes two JSON levels).
 const MAX_FAST_DEPTH: u32 = MAX_JSON_DEPTH as u32 / 2;
 
-/// The bytes that end the plain run of a JSON string: its quote, an escape, and the control
-/// characters JSON forbids there.
-const STOPS: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut c = 0;
-    while c < 0x20 {
-        t[c] = true;
-        c += 1;
-    }
-    t[b'"' as usize] = true;
-    t[b'\\' as usize] = true;
-    t
-};
-
-/// How many bytes at the start of `s` run before a [`STOPS`] byte (all of them if none),
+/// How many bytes at the start of `s` run before an [`ESCAPED`] byte (one that ends the
+/// plain run of a JSON string; all of them if none),
 /// found eight at a time: most strings of the JSON form are short names and keys.
 fn plain_run(s: &[u8]) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
@@ -52,7 +40,7 @@ fn plain_run(s: &[u8]) -> usize {
     let tail = &s[n..];
     n + tail
         .iter()
-        .position(|&c| STOPS[usize::from(c)])
+        .position(|&c| ESCAPED[usize::from(c)])
         .unwrap_or(tail.len())
 }
 
@@ -267,42 +255,26 @@ impl<'t> Fast<'t> {
                 Variant::StringName(StringName(GString::from(&*self.string()?)))
             }
             (Kind::Array | Kind::TypedArray | Kind::PackedTypedArray, b'[') => {
-                self.i += 1;
                 let mut items = Vec::new();
-                if self.peek()? == b']' {
-                    self.i += 1;
-                } else {
-                    loop {
-                        items.push(self.value()?);
-                        if self.more()? {
-                            continue;
-                        }
-                        break;
-                    }
-                }
+                self.elements(|p| {
+                    items.push(p.value()?);
+                    Some(())
+                })?;
                 // Its element type, if any, is set once the object is read.
                 Variant::Array(Array { items, typed: None })
             }
             (Kind::Dictionary, b'[') => {
-                self.i += 1;
                 let mut d = Dictionary::new();
-                if self.peek()? == b']' {
-                    self.i += 1;
-                } else {
-                    loop {
-                        self.eat(b'[')?;
-                        let k = self.value()?;
-                        self.eat(b',')?;
-                        let v = self.value()?;
-                        self.eat(b']')?;
-                        // The key rule of every reader (see `Dictionary::insert_read`).
-                        d.insert_read(k, v, true);
-                        if self.more()? {
-                            continue;
-                        }
-                        break;
-                    }
-                }
+                self.elements(|p| {
+                    p.eat(b'[')?;
+                    let k = p.value()?;
+                    p.eat(b',')?;
+                    let v = p.value()?;
+                    p.eat(b']')?;
+                    // The key rule of every reader (see `Dictionary::insert_read`).
+                    d.insert_read(k, v, true);
+                    Some(())
+                })?;
                 Variant::Dictionary(d)
             }
             // Containers of any other shape are the serde reader's.
@@ -322,19 +294,23 @@ impl<'t> Fast<'t> {
         })
     }
 
-    /// After an element: `true` on a comma, `false` on the closing `]`.
-    #[inline]
-    fn more(&mut self) -> Option<bool> {
-        match self.peek()? {
-            b',' => {
-                self.i += 1;
-                Some(true)
+    /// A JSON array (its `[` next) whose elements `one` reads, with their commas.
+    fn elements(&mut self, mut one: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.eat(b'[')?;
+        if self.peek()? == b']' {
+            self.i += 1;
+            return Some(());
+        }
+        loop {
+            one(self)?;
+            match self.peek()? {
+                b',' => self.i += 1,
+                b']' => {
+                    self.i += 1;
+                    return Some(());
+                }
+                _ => return None,
             }
-            b']' => {
-                self.i += 1;
-                Some(false)
-            }
-            _ => None,
         }
     }
 
@@ -405,12 +381,8 @@ impl<'t> Fast<'t> {
         let mut j = start;
         let mut escaped = false;
         loop {
-            j += self
-                .s
-                .get(j..)?
-                .iter()
-                .position(|&c| STOPS[usize::from(c)])?;
-            match self.s[j] {
+            j += plain_run(self.s.get(j..)?);
+            match *self.s.get(j)? {
                 b'"' => break,
                 b'\\' => {
                     escaped = true;

@@ -618,8 +618,8 @@ fn string(out: &mut Vec<u8>, s: &str) {
 }
 
 /// The bytes a JSON string escapes: control characters, `"` and `\\` (not DEL, not `/`: as
-/// serde_json).
-static ESCAPED: [bool; 256] = {
+/// serde_json). The fast reader ends a string's plain run at them.
+pub(super) static ESCAPED: [bool; 256] = {
     let mut t = [false; 256];
     let mut i = 0;
     while i < 0x20 {
