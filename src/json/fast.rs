@@ -1,14 +1,16 @@
 //! A reader for JSON laid out as our writer lays it out, which builds values straight from the bytes and gives up on anything else, so that the serde reader judges it.
 //!
 //! Decoding a save to JSON and encoding it back is the command's common pipe, and reading
-//! through serde's visitors cost 13 µs per kilobyte of savegame. This reader takes value
-//! objects whose keys are `type` then `value` (blanks allowed between tokens), Arrays and
-//! Dictionaries without element types, and Int, Float, Bool and String leaves written as
-//! plain JSON tokens; every other leaf's `value` is parsed into a [`Value`] and converted by
-//! [`Reader`], as the serde reader converts it. On anything else (another key order, typed
-//! containers, a mistake, nesting past [`MAX_FAST_DEPTH`]) it answers `None`, and
-//! [`super::seed::read_document`] reads the document from its start: results are the serde
-//! reader's, and every error is its own. The fuzz target `json` checks that both agree.
+//! through serde's visitors took 4 s of CPU for the 280 MB of JSON of a 100 MB savegame.
+//! This reader takes value objects whose `type` comes before their `value` (compact or with
+//! blanks, other keys such as `element_type` before, between or after them), Arrays and
+//! Dictionaries with or without element types, Int, Float, Bool and String leaves written
+//! as plain JSON tokens, and math values written as one flat array of numbers; every other
+//! leaf's `value` is parsed into a [`Value`] and converted by [`Reader`], as the serde reader
+//! converts it. On anything else (a `value` before the `type`, a repeated key, a mistake,
+//! nesting past [`MAX_FAST_DEPTH`]) it answers `None`, and [`super::seed::read_document`]
+//! reads the document from its start: results are the serde reader's, and every error is
+//! its own. `tests/json_fast.rs` and the fuzz target `json` check that both agree.
 
 use super::read::Reader;
 use super::write::ESCAPED;
@@ -17,9 +19,8 @@ use super::*;
 /// Value objects nested deeper than this go to the serde reader (each takes two JSON levels).
 const MAX_FAST_DEPTH: u32 = MAX_JSON_DEPTH as u32 / 2;
 
-/// How many bytes at the start of `s` run before an [`ESCAPED`] byte (one that ends the
-/// plain run of a JSON string; all of them if none),
-/// found eight at a time: most strings of the JSON form are short names and keys.
+/// How many bytes at the start of `s` run before an [`ESCAPED`] byte, which ends the plain
+/// run of a JSON string (all of them if none), found eight bytes at a time.
 fn plain_run(s: &[u8]) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;

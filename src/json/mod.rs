@@ -190,6 +190,10 @@ pub fn read_values<R: std::io::Read>(input: R) -> impl Iterator<Item = Result<Va
 /// split between the threads (anything else is read on the calling thread, as
 /// [`read_values`] reads it).
 ///
+/// `each` should have no side effects: a line after one that is not in our layout may have
+/// been read (and handed to `each`) on another thread before that one stopped the batch, and
+/// is then read again.
+///
 /// `each` is where the work on a value belongs: `gdvariant encode --from json` encodes each
 /// value there, so that a value is made, encoded and freed on one thread and only its bytes
 /// cross to the writer. (Handing the values themselves to another thread was no faster
@@ -297,6 +301,7 @@ fn kind_by_words(words: [u64; 3]) -> Option<Kind> {
     }
 }
 
+/// The reader of our writer's layout, in front of the serde reader.
 mod fast;
 /// Walks a document, keeping the jq-style path for errors.
 mod path;
@@ -309,3 +314,20 @@ use read::Reader;
 use stream::{nesting_depth, value_end, Documents};
 use write::shape_of;
 pub use write::Json;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lookup table was built (a multiplier was found) and holds every kind's name.
+    #[test]
+    fn every_kind_name_is_found_by_its_words() {
+        for &k in Kind::ALL {
+            let words = name_words(k.name().as_bytes()).expect("names fit 24 bytes");
+            assert_eq!(kind_by_words(words), Some(k), "{}", k.name());
+        }
+        assert_eq!(kind_by_words(name_words(b"Vector9").unwrap()), None);
+        assert_eq!(kind_named("vector2"), Some(Kind::Vector2));
+        assert_eq!(kind_named("Int\0"), None);
+    }
+}

@@ -149,9 +149,30 @@ impl<R: std::io::Read, T: Send, F: Fn(Variant) -> T + Sync> Documents<R, T, F> {
     /// then reads, so every error is the scan's.
     fn fast_lines(&mut self) {
         use std::io::BufRead;
-        let Ok(buf) = self.input.fill_buf() else {
-            return;
-        };
+        // The first line that is not blank is tried alone first: a stream that is not JSON
+        // Lines (pretty-printed documents) then costs a line per document here, not a split
+        // of the whole buffer.
+        loop {
+            let Ok(buf) = self.input.fill_buf() else {
+                return;
+            };
+            let Some(nl) = memchr::memchr(b'\n', buf) else {
+                return;
+            };
+            match read_lines(&[&buf[..=nl]], &self.each).pop() {
+                Some(Line::Blank) => {}
+                Some(Line::Read(v)) => self.ready.push_back(v),
+                Some(Line::Other) | None => return,
+            }
+            self.input.consume(nl + 1);
+            self.line += 1;
+            if !self.ready.is_empty() {
+                self.n += 1;
+                break;
+            }
+        }
+        // Only what is buffered already: a value in hand is not kept waiting on a read.
+        let buf = self.input.buffer();
         let Some(end) = memchr::memrchr(b'\n', buf) else {
             return;
         };
