@@ -106,6 +106,8 @@ mod version;
 
 pub use borrowed::{decode_borrowed, VariantRef};
 pub use convert::{FromVariant, FromVariantError, ToVariant, TypedArrayElement};
+#[doc(hidden)]
+pub use decode::decoders_apart;
 pub use decode::{decode, DecodeOptions, Limits};
 pub use dialect::Dialect;
 pub use encode::{encode, encode_into, encoded_len, needs_full_objects, EncodeOptions};

@@ -1,5 +1,5 @@
 //! What decoding and encoding allocate, counted by a global allocator: decoding keeps every
-//! allocation it makes (nothing temporary but the stack of values nested deeper than 16; the
+//! allocation it makes (nothing temporary but the stack of values nested deeper than 32; the
 //! key index of dictionaries with 16 or more entries is kept by the result), borrowed decoding
 //! of packed data allocates nothing, and encoding makes exactly one allocation of exactly the
 //! output's size. Only the thread under test is counted (the test harness allocates too).
@@ -109,16 +109,21 @@ fn counted<T>(f: impl FnOnce() -> T) -> (T, Counts) {
     (out, counts)
 }
 
+/// Nesting the decoder's fast path reads by recursion (`QUICK_DEPTH` in src/decode/quick.rs),
+/// and that the driver's container stack holds in place (`INLINE_DEPTH`) beyond it.
+const RECURSION: usize = 16;
+const INLINE: usize = 16;
+
 /// Decoding allocates nothing that the result does not keep: no allocation is grown, and none
-/// is freed except the container stack of values nested deeper than 16, so every byte
-/// allocated is part of the value returned (the key index of each dictionary of 16 or more
-/// entries included: the result keeps it for its lookups).
+/// is freed except the driver's container stack of values nested deeper than it holds in
+/// place, so every byte allocated is part of the value returned (the key index of each
+/// dictionary of 16 or more entries included: the result keeps it for its lookups).
 fn assert_no_waste(name: &str, bytes: &[u8], dialect: Dialect, o: &DecodeOptions) -> Counts {
     let (r, c) = counted(|| decode(bytes, dialect, o));
     let (value, _) = r.unwrap_or_else(|e| panic!("{name}: {e}"));
     let indexed = big_dictionaries(&value);
-    if depth(&value) > 16 {
-        // The container stack holds 16 levels in place; deeper nesting moves it to the heap.
+    if depth(&value) > RECURSION + INLINE {
+        // Deeper nesting moves the container stack to the heap.
         assert_eq!(c.frees, 1, "{name}: {c:?}");
         return c;
     }
@@ -195,6 +200,26 @@ fn decoding_the_workloads_keeps_every_allocation() {
                 assert_eq!(c.allocs, 100_000 + 1, "{dialect}");
             }
         }
+    }
+}
+
+/// Deep nesting: the fast path's recursion, then the driver's stack in place, then on the heap.
+#[test]
+fn deep_nesting_frees_at_most_the_container_stack() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    for n in [RECURSION, RECURSION + INLINE, RECURSION + INLINE + 1, 1000] {
+        let mut bytes = Vec::new();
+        for _ in 0..n {
+            bytes.extend([28, 0, 0, 0, 1, 0, 0, 0]);
+        }
+        bytes.extend([2, 0, 0, 0, 7, 0, 0, 0]);
+        let c = assert_no_waste(
+            &format!("{n} deep"),
+            &bytes,
+            Dialect::Godot4,
+            &DecodeOptions::default(),
+        );
+        assert_eq!(c.frees, usize::from(n > RECURSION + INLINE), "{n}: {c:?}");
     }
 }
 

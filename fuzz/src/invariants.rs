@@ -232,6 +232,22 @@ pub fn check_decode(setup: &Setup, payload: &[u8]) {
             "decode: error past the end: {e}"
         ),
     }
+    // The fast path builds exactly what the driver builds, wherever it does not give up.
+    let (quick, driven) = gdvariant::decoders_apart(payload, setup.dialect, &setup.options);
+    if let Some((q, qused)) = &quick {
+        match &driven {
+            Ok((v, used)) => assert!(
+                q.same(v) && qused == used,
+                "fast path: {q:?} ({qused} bytes), the driver {v:?} ({used} bytes)"
+            ),
+            Err(e) => panic!("fast path read what the driver refuses: {e}"),
+        }
+    }
+    match (&owned, &driven) {
+        (Ok((v, used)), Ok((d, dused))) => assert!(v.same(d) && used == dused, "decode: driver"),
+        (Err(a), Err(b)) => assert_eq!(a, b, "decode: another error than the driver"),
+        _ => panic!("decode and the driver disagree"),
+    }
     // The validating pass alone (a container is checked whole before a view is returned).
     let (borrowed, peak) = peak_during(|| {
         decode_borrowed(payload, setup.dialect, &setup.options).map(|(v, used)| (v.kind(), used))

@@ -11,6 +11,10 @@
 //! duplicate-key index of dictionaries with 16 or more entries, and a container stack deeper
 //! than 16, it allocates only what the result keeps.
 //!
+//! Building decodes first try the same reading steps as plain recursion (`quick.rs`), 16
+//! levels at most, which hands deeper containers to the driver's loop and gives up on any
+//! error, so that the driver judges.
+//!
 //! `explain` watches this same driver read (an `Observe` implementation; ordinary decoding
 //! observes with `()`, which compiles to nothing), so its fields, offsets and errors are the
 //! decoder's by construction too.
@@ -111,6 +115,28 @@ pub fn decode(
     drive(bytes, dialect, options)
 }
 
+/// A value decoded, and the bytes it used.
+type Decoded = (Variant, usize);
+
+/// The two ways [`decode`] reads, one at a time, for tests and the fuzz target `decode` to
+/// check that they agree: the fast path of `quick.rs` (`None` where it gives up or does not
+/// apply to `options`), and the driver alone, which judges everything.
+#[doc(hidden)]
+pub fn decoders_apart(
+    bytes: &[u8],
+    dialect: Dialect,
+    options: &DecodeOptions,
+) -> (Option<Decoded>, Result<Decoded, DecodeError>) {
+    let mut d = Decoder::new(bytes, 0, dialect, options);
+    let quick = d
+        .quick_applies::<Variant>()
+        .then(|| d.quick::<Variant>(&mut ()).map(|v| (v, d.pos)))
+        .flatten();
+    let mut d = Decoder::new(bytes, 0, dialect, options);
+    let driven = d.run_driver::<Variant>().map(|v| (v, d.pos));
+    (quick, driven)
+}
+
 /// Runs the one decoder over `bytes`, building a `B`.
 pub(crate) fn drive<'a, B: Build<'a>>(
     bytes: &'a [u8],
@@ -126,6 +152,7 @@ mod build;
 mod fill;
 mod observe;
 mod probe;
+mod quick;
 mod reader;
 mod scan;
 mod values;

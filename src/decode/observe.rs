@@ -47,6 +47,9 @@ pub(crate) trait Observe {
     /// Whether the observer wants the engine's refusals as notes ([`Observe::refusal`]) when
     /// decoding does not refuse them itself: the decoder then runs those checks (`explain`).
     const NOTES: bool = false;
+    /// Whether anything is watched at all: only the ordinary decode's `()` says no, which lets
+    /// the decoder take its unwatched fast path (`decode/quick.rs`).
+    const WATCHES: bool = true;
     /// The engine would refuse what was read at `at` (only called when [`Observe::NOTES`]).
     #[inline(always)]
     fn refusal(&mut self, at: usize, refusal: &crate::error::EngineRefusal) {
@@ -80,10 +83,13 @@ pub(crate) trait Observe {
 }
 
 /// The ordinary decode: nothing observed.
-impl Observe for () {}
+impl Observe for () {
+    const WATCHES: bool = false;
+}
 
 impl<T: Observe> Observe for &mut T {
     const NOTES: bool = T::NOTES;
+    const WATCHES: bool = T::WATCHES;
     #[inline(always)]
     fn refusal(&mut self, at: usize, refusal: &crate::error::EngineRefusal) {
         (**self).refusal(at, refusal)

@@ -445,9 +445,23 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
         Ok(Some(typed))
     }
 
-    /// The driver: reads the root, then fills the innermost open container until it is full
+    /// The driver (after the fast path of `quick.rs`, where it applies): reads the root, then fills the innermost open container until it is full
     /// (and hands it to its parent) or until one of its elements opens a container of its own.
     pub(crate) fn run<B: Build<'a>>(&mut self) -> Result<B, DecodeError> {
+        if self.quick_applies::<B>() {
+            let saved = (self.pos, self.elements, self.unpromised, self.replaced);
+            let mut scratch = Scratch::<'a, B>::default();
+            if let Some(v) = self.quick::<B>(&mut scratch) {
+                return Ok(v);
+            }
+            // Given up: the driver reads it all again, from the same state.
+            (self.pos, self.elements, self.unpromised, self.replaced) = saved;
+        }
+        self.run_driver()
+    }
+
+    /// [`Decoder::run`] by the driver alone.
+    pub(crate) fn run_driver<B: Build<'a>>(&mut self) -> Result<B, DecodeError> {
         let mut root = None;
         match self.one::<B>(|v| root = Some(v))? {
             Some(frame) => self.finish(frame),
@@ -457,20 +471,30 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
 
     /// [`Decoder::run`] from a container that is open (its header and count read).
     pub(crate) fn finish<B: Build<'a>>(&mut self, frame: Frame<'a, B>) -> Result<B, DecodeError> {
+        self.finish_within(frame, 0, &mut Scratch::<'a, B>::default())
+    }
+
+    /// [`Decoder::finish`] of a container that `base` open containers hold (the fast path
+    /// hands the driver what nests deeper than it goes).
+    pub(crate) fn finish_within<B: Build<'a>>(
+        &mut self,
+        frame: Frame<'a, B>,
+        base: usize,
+        scratch: &mut Scratch<'a, B>,
+    ) -> Result<B, DecodeError> {
         let mut stack: SmallVec<[Frame<'a, B>; INLINE_DEPTH]> = SmallVec::new();
-        let mut scratch = Scratch::<'a, B>::default();
         stack.push(frame);
         loop {
-            let depth = stack.len();
+            let depth = base + stack.len();
             let top = stack.last_mut().expect("the stack is never empty here");
-            if let Some(child) = self.fill(top, depth, &mut scratch)? {
+            if let Some(child) = self.fill(top, depth, scratch)? {
                 stack.push(child);
                 continue;
             }
             let frame = stack.pop().expect("top exists");
             if let Frame::Dict { fill, .. } = &frame {
                 self.replaced |= fill.replaced;
-                fill.entries.close(&mut scratch);
+                fill.entries.close(scratch);
             }
             let done = close(frame);
             self.obs.end(self.pos);
@@ -480,7 +504,7 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
                 }
             }
             match stack.last_mut() {
-                Some(parent) => accept(parent, done, &mut scratch, self.retype),
+                Some(parent) => accept(parent, done, scratch, self.retype),
                 None => return Ok(done),
             }
         }
