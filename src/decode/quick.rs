@@ -109,12 +109,7 @@ impl<'a, O: Observe> Decoder<'a, '_, O> {
                 }
                 self.replaced |= fill.replaced;
                 fill.entries.close(scratch);
-                Some(close(Frame::Dict {
-                    fill,
-                    left: 0,
-                    key: None,
-                    typed,
-                }))
+                Some(B::dictionary(fill.entries, typed, fill.index))
             }
             Frame::Object {
                 class,

@@ -248,8 +248,8 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
         }
     }
 
-    /// A string as the result holds it. The common case (in bounds, ASCII without NUL) comes
-    /// back from [`Decoder::plain_text`] as two words in registers; anything else, errors
+    /// A string as the result holds it. The common case (in bounds, ASCII without NUL) is
+    /// [`Decoder::plain_text`], inlined into the reading loop; anything else, errors
     /// included, goes the full way through [`Decoder::text`].
     #[inline(always)]
     pub(crate) fn string<B: Build<'a>>(&mut self) -> Result<B::Str, DecodeError> {
@@ -266,8 +266,9 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
     }
 
     /// The next string if it is in bounds and plain ASCII without NUL (which the engine's
-    /// reading leaves as it is); `None`, having read nothing, otherwise.
-    #[inline(never)]
+    /// reading leaves as it is); `None`, having read nothing, otherwise. Inlined: its call
+    /// cost W4's five strings 77 of 2,509 instructions, and W3 4% of its time.
+    #[inline(always)]
     pub(crate) fn plain_text(&mut self) -> Option<&'a str> {
         let buf: &'a [u8] = self.buf;
         let head = buf.get(self.pos..self.pos + 4)?;
