@@ -137,6 +137,70 @@ fn engine_streams_decode_and_encode_back_byte_for_byte() {
     assert_eq!(n, 6);
 }
 
+/// A long stream (many batches for the decoding, printing and writing threads) that ends in
+/// a cut frame: every frame before the cut is printed, in order, then the error with its
+/// offset and exit code 1; without the cut, every frame.
+#[test]
+fn a_long_stream_prints_every_frame_in_order_up_to_its_error() {
+    use gdvariant::framing::{frames, Framing};
+    use gdvariant::{json, DecodeOptions, Dialect, EncodeOptions, Format, Version};
+    let save = std::fs::read(fixtures().join("godot3/streams/savegame.sav")).unwrap();
+    let format = Format {
+        dialect: Dialect::Godot3,
+        framing: Framing::STORE_VAR,
+        decode: DecodeOptions {
+            version: Some(Version::new(3, 2, 3)),
+            keep_leading_bom: true,
+            ..DecodeOptions::default()
+        },
+        encode: EncodeOptions::default(),
+    };
+    let mut want = String::new();
+    for f in frames(&save, &format) {
+        want.push_str(&json::to_json_string(&f.expect("engine frames")));
+        want.push('\n');
+    }
+    // 1.6 MB: six batches of 256 KiB.
+    let copies = 1 + (6 << 18) / save.len();
+    let long = save.repeat(copies);
+    let dir = scratch("long_stream");
+    for cut in [false, true] {
+        let mut bytes = long.clone();
+        if cut {
+            bytes.extend_from_slice(&save[..6]);
+        }
+        let path = dir.join(format!("cut_{cut}.sav"));
+        std::fs::write(&path, &bytes).unwrap();
+        let args = [
+            "decode",
+            "--dialect",
+            "godot3",
+            "--engine-version",
+            "3.2.3",
+            "--framing",
+            "store-var",
+            "--format",
+            "json",
+            path.to_str().unwrap(),
+        ];
+        let r = run(&args, b"");
+        assert!(
+            r.text() == want.repeat(copies),
+            "cut {cut}: the frames printed differ"
+        );
+        if cut {
+            assert_eq!(r.code, 1, "{}", r.stderr);
+            assert!(
+                r.stderr.contains(&format!("{:#x}", long.len())),
+                "{}",
+                r.stderr
+            );
+        } else {
+            assert_eq!(r.code, 0, "{}", r.stderr);
+        }
+    }
+}
+
 /// With `--dialect auto` (the default) the framing is guessed too: the savegame reads as
 /// Godot 3 store_var frames without any flag.
 #[test]

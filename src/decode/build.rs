@@ -136,7 +136,7 @@ impl<'a, B: Build<'a>> Entries<B> for Vec<(B, B)> {
     }
     #[inline(always)]
     fn push(&mut self, _: &mut (), key: B, value: B) {
-        self.push((key, value))
+        push_reserved(self, (key, value))
     }
     #[inline]
     fn set_value(&mut self, i: usize, value: B) {

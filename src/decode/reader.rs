@@ -651,6 +651,16 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
         Ok(None)
     }
 
+    #[cold]
+    pub(crate) fn unknown_type(&self, at: usize, tag: u32) -> DecodeError {
+        DecodeError::UnknownType {
+            offset: at,
+            tag,
+            dialect: self.dialect,
+            version: self.version,
+        }
+    }
+
     /// The engine's "Variant is too deep" before reading a value nested `depth` deep.
     #[inline(always)]
     pub(crate) fn check_depth(&self, depth: usize) -> Result<(), DecodeError> {
@@ -680,14 +690,8 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
         let at = self.pos;
         let header = self.u32()?;
         let tag = header & quirks::TYPE_MASK;
-        let (dialect, version) = (self.dialect, self.version);
         let Some(kind) = self.kind_of(tag) else {
-            return Err(DecodeError::UnknownType {
-                offset: at,
-                tag,
-                dialect,
-                version,
-            });
+            return Err(self.unknown_type(at, tag));
         };
         self.obs.header(at, header, kind);
         let flag = header & FLAG_64 != 0;
@@ -714,7 +718,7 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
             }
             // Math values (a Vector2 in every game state): straight to their layout.
             k if k.is_fixed() => {
-                let wide = flag && dialect.flag64_reals(version, k);
+                let wide = flag && self.dialect.flag64_reals(self.version, k);
                 put(self.fixed_value::<B>(k, wide, header)?);
                 self.obs.end(self.pos);
                 return Ok(None);
