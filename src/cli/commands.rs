@@ -246,14 +246,7 @@ pub fn decode(a: DecodeArgs) -> Result<(), Failure> {
     let Some(dir) = &a.out_dir else {
         let file = batch::single(&a.files)?;
         let mut out = Out::new();
-        let r = decode_file(
-            &a,
-            framing,
-            file,
-            &mut out.w,
-            &mut Notes::stderr(),
-            !a.first,
-        );
+        let r = decode_file(&a, framing, file, &mut out.w, &mut Notes::stderr());
         // What was printed before an error stays printed (and a closed pipe is a quiet stop).
         let flushed = out.flush();
         return r.map_err(|e| e.or_stdout()).and(flushed);
@@ -265,7 +258,7 @@ pub fn decode(a: DecodeArgs) -> Result<(), Failure> {
     let jobs = batch::plan(&a.files, dir, |name| batch::add_extension(name, ext))?;
     batch::run(&jobs, "decoded", |job, notes| {
         batch::staged(&job.output, |w, partial| {
-            decode_file(&a, framing, &job.input, w, notes, false).map_err(|e| e.or_file(partial))
+            decode_file(&a, framing, &job.input, w, notes).map_err(|e| e.or_file(partial))
         })
     })
 }
@@ -301,16 +294,13 @@ impl DecodeStop {
 /// Bytes of values printed before they are handed to the output in one write.
 const PRINT_BATCH: usize = 1 << 16;
 
-/// Prints every value of `file` to `out`. With `beside`, values are decoded on a thread of
-/// their own and handed over in batches, so that decoding and printing (the larger half)
-/// run on two cores.
+/// Prints every value of `file` to `out`.
 fn decode_file(
     a: &DecodeArgs,
     framing: Option<Framing>,
     file: &Path,
     out: &mut dyn Write,
     notes: &mut Notes,
-    beside: bool,
 ) -> Result<(), DecodeStop> {
     // Guessing reads the start of the input (guess::SAMPLE); decoding then streams from the
     // first byte again, the start chained before the rest.
@@ -393,34 +383,33 @@ fn decode_file(
         }
         buf.push(b'\n');
     };
-    let (seen, stop) = if beside {
-        printed_beside(reader, &print, out)?
-    } else {
-        let mut buf = Vec::with_capacity(PRINT_BATCH + (PRINT_BATCH >> 2));
-        let mut seen = 0usize;
-        let mut stop = None;
-        for frame in reader {
-            match frame {
-                Ok(frame) => {
-                    print(&frame, &mut buf);
-                    seen += 1;
-                }
-                Err(e) => {
-                    stop = Some(e);
-                    break;
-                }
+    // One thread decodes and prints: handing values to a printing thread cost more (the
+    // other thread's frees and its wake-ups: CPU 0.9 s -> 1.4 s for the savegame of the
+    // README) than the second core gave back (wall 0.86-0.94 s alone, 0.99-1.34 s in two
+    // stages, 1.02-1.19 s in three).
+    let mut buf = Vec::with_capacity(PRINT_BATCH + (PRINT_BATCH >> 2));
+    let mut seen = 0usize;
+    let mut stop = None;
+    for frame in reader {
+        match frame {
+            Ok(frame) => {
+                print(&frame, &mut buf);
+                seen += 1;
             }
-            if buf.len() >= PRINT_BATCH {
-                out.write_all(&buf).map_err(DecodeStop::Output)?;
-                buf.clear();
-            }
-            if a.first {
+            Err(e) => {
+                stop = Some(e);
                 break;
             }
         }
-        out.write_all(&buf).map_err(DecodeStop::Output)?;
-        (seen, stop)
-    };
+        if buf.len() >= PRINT_BATCH {
+            out.write_all(&buf).map_err(DecodeStop::Output)?;
+            buf.clear();
+        }
+        if a.first {
+            break;
+        }
+    }
+    out.write_all(&buf).map_err(DecodeStop::Output)?;
     if let Some(e) = stop {
         return Err(failed(e));
     }
@@ -430,101 +419,6 @@ fn decode_file(
         return Err(no_value(file).into());
     }
     Ok(())
-}
-
-/// Input bytes handed over per batch, and batches in flight: enough that the threads wake
-/// each other rarely (a wake-up per 64 small frames cost 13% of the time in futex calls),
-/// few enough that memory stays a few megabytes whatever the input's size.
-const BYTES_PER_BATCH: usize = 256 << 10;
-const BATCHES_IN_FLIGHT: usize = 2;
-
-/// A batch of frames printed: the text, how many frames it holds, and the error that ended
-/// the input after them, if one did.
-type Printed = (Vec<u8>, usize, Option<FrameError>);
-
-/// Runs `reader` on a thread of its own, `print`s each batch of its frames on a second
-/// thread, and writes the text to `out` in order on this one, until the reader ends or gives
-/// an error. Gives how many frames were printed, and that error. Decoding, printing and
-/// writing each take about a third of the time (`decode -f json` of the savegame in the
-/// README), so three stages keep two cores busy where two stages left the printer behind.
-fn printed_beside(
-    reader: impl Iterator<Item = Result<Frame, FrameError>> + Send,
-    print: &(dyn Fn(&Frame, &mut Vec<u8>) + Sync),
-    out: &mut dyn Write,
-) -> Result<(usize, Option<FrameError>), DecodeStop> {
-    let (frames_tx, frames_rx) =
-        std::sync::mpsc::sync_channel::<Vec<Result<Frame, FrameError>>>(BATCHES_IN_FLIGHT);
-    let (text_tx, text_rx) = std::sync::mpsc::sync_channel::<Printed>(BATCHES_IN_FLIGHT);
-    std::thread::scope(|scope| {
-        let spawn = |name: &str| {
-            std::thread::Builder::new()
-                .name(name.into())
-                // As the main worker's: dropping a deep value recurses.
-                .stack_size(256 << 20)
-        };
-        let decoder = spawn("decode")
-            .spawn_scoped(scope, move || {
-                let mut batch = Vec::new();
-                let mut bytes = 0;
-                for frame in reader {
-                    let end = frame.is_err();
-                    bytes += frame.as_ref().map_or(0, |f| f.len);
-                    batch.push(frame);
-                    if bytes >= BYTES_PER_BATCH || end {
-                        bytes = 0;
-                        // A receiver that stopped listening wants no more.
-                        if frames_tx.send(std::mem::take(&mut batch)).is_err() || end {
-                            return;
-                        }
-                    }
-                }
-                let _ = frames_tx.send(batch);
-            })
-            .map_err(|e| Failure::io(Path::new("<thread>"), e))?;
-        let printer = spawn("print")
-            .spawn_scoped(scope, move || {
-                for batch in frames_rx {
-                    let mut text = Vec::with_capacity(BYTES_PER_BATCH * 3);
-                    let (mut n, mut stop) = (0, None);
-                    for frame in batch {
-                        match frame {
-                            Ok(frame) => {
-                                print(&frame, &mut text);
-                                n += 1;
-                            }
-                            Err(e) => {
-                                stop = Some(e);
-                                break;
-                            }
-                        }
-                    }
-                    let end = stop.is_some();
-                    if text_tx.send((text, n, stop)).is_err() || end {
-                        return;
-                    }
-                }
-            })
-            .map_err(|e| Failure::io(Path::new("<thread>"), e))?;
-        let mut r = Ok((0, None));
-        let mut seen = 0;
-        for (text, n, stop) in &text_rx {
-            seen += n;
-            if let Err(e) = out.write_all(&text) {
-                r = Err(DecodeStop::Output(e));
-                break;
-            }
-            r = Ok((seen, None));
-            if stop.is_some() {
-                r = Ok((seen, stop));
-                break;
-            }
-        }
-        // Whoever is still sending finds nobody listening, and stops.
-        drop(text_rx);
-        let _ = printer.join();
-        let _ = decoder.join();
-        r
-    })
 }
 
 fn no_value(path: &Path) -> Failure {
