@@ -7,8 +7,8 @@
 //! games send nest a few levels deep, where recursion holds the same state in registers and
 //! locals. [`Decoder::quick`] reads them with the very calls the driver makes ([`Decoder::one`]
 //! for each value, [`Decoder::other`] for each container's header, [`DictFill::insert`] for
-//! the duplicate-key rule, [`close`] to finish), so the values it builds are the driver's by
-//! construction. Containers nested deeper than [`QUICK_DEPTH`] it hands to the driver's loop
+//! the duplicate-key rule, the same `Build` calls to finish), so the values it builds are the
+//! driver's by construction. Containers nested deeper than [`QUICK_DEPTH`] it hands to the driver's loop
 //! ([`Decoder::finish_within`]), which goes on from the same state. It never decides an
 //! error: any error, or nesting past the caller's limit, makes it return `None`, and
 //! [`Decoder::run`] reads the input again from the start with the driver, so errors and

@@ -446,8 +446,9 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
         Ok(Some(typed))
     }
 
-    /// The driver (after the fast path of `quick.rs`, where it applies): reads the root, then fills the innermost open container until it is full
-    /// (and hands it to its parent) or until one of its elements opens a container of its own.
+    /// The driver (after the fast path of `quick.rs`, where it applies): reads the root, then
+    /// fills the innermost open container until it is full (and hands it to its parent) or
+    /// until one of its elements opens a container of its own.
     pub(crate) fn run<B: Build<'a>>(&mut self) -> Result<B, DecodeError> {
         if self.quick_applies::<B>() {
             let saved = (self.pos, self.elements, self.unpromised, self.replaced);
