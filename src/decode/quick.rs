@@ -19,8 +19,9 @@
 use super::*;
 
 /// Nesting the fast path reads by recursion; deeper containers are filled by the driver,
-/// whose stack is on the heap. Each level takes one to two KiB of the thread's stack, so this
-/// keeps the fast path within about 32 KiB of it, while game data rarely nests this deep.
+/// whose stack is on the heap. Each level takes one to two KiB of the thread's stack (7.3 KiB
+/// in a debug build), so this keeps the fast path within about 32 KiB of it (120 KiB), while
+/// game data rarely nests this deep.
 pub(crate) const QUICK_DEPTH: usize = 16;
 
 impl<'a, O: Observe> Decoder<'a, '_, O> {

@@ -683,7 +683,10 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
     /// Reads one header and, for a leaf, the whole value, which goes to `put`; a container
     /// comes back opened. The common leaf types are read here, inline in the driver's loop;
     /// the rest (and containers) in [`Decoder::other`], which keeps this function small.
-    #[inline(always)]
+    // Inlined in optimised builds only: in a debug build each of the fast path's six calls
+    // would put all of this function's temporaries in its recursive frame (30 KiB a level).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub(crate) fn one<B: Build<'a>>(
         &mut self,
         put: impl FnOnce(B),
