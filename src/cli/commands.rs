@@ -383,10 +383,10 @@ fn decode_file(
         }
         buf.push(b'\n');
     };
-    // One thread decodes and prints: handing values to a printing thread cost more (the
-    // other thread's frees and its wake-ups: CPU 0.9 s -> 1.4 s for the savegame of the
-    // README) than the second core gave back (wall 0.86-0.94 s alone, 0.99-1.34 s in two
-    // stages, 1.02-1.19 s in three).
+    // One thread decodes and prints: handing the values to a printing thread cost more (its
+    // frees of the other thread's values, and the wake-ups) than the second core gave back.
+    // On the README's 100 MB savegame: CPU 0.84-0.99 s alone, 1.44-1.52 s in two stages;
+    // wall 0.90-1.01 s alone, 1.16-1.25 s in two stages (README, Performance).
     let mut buf = Vec::with_capacity(PRINT_BATCH + (PRINT_BATCH >> 2));
     let mut seen = 0usize;
     let mut stop = None;
