@@ -139,15 +139,16 @@ impl<'a, B: Build<'a>> DictFill<'a, B> {
         let h = hash_with(state, &key);
         let apart = B::kept_apart(&key, self.dicts_by_identity);
         let entries = &mut self.entries;
-        match table.find(h, |&(eh, i)| {
-            !apart && eh == h && entries.same_key_at(s, i, &key)
+        match table.find(key::table_hash(h), |slot| {
+            !apart && slot.may_be(h) && entries.same_key_at(s, slot.pos(), &key)
         }) {
-            Some(&(_, i)) => {
-                entries.set_value(i, value);
+            Some(slot) => {
+                entries.set_value(slot.pos(), value);
                 self.replaced = true;
             }
             None => {
-                table.insert_unique(h, (h, entries.len(s)), |&(eh, _)| eh);
+                let slot = key::Slot::new(h, entries.len(s));
+                table.insert_unique(key::table_hash(h), slot, |s| s.hash());
                 entries.push(s, key, value);
             }
         }
@@ -162,7 +163,7 @@ impl<'a, B: Build<'a>> DictFill<'a, B> {
             let mut hasher = state.build_hasher();
             self.entries.hash_at(s, i, &mut hasher);
             let h = hasher.finish();
-            table.insert_unique(h, (h, i), |&(eh, _)| eh);
+            table.insert_unique(key::table_hash(h), key::Slot::new(h, i), |s| s.hash());
         }
         self.index = Some(Box::new((table, state)));
     }

@@ -31,7 +31,7 @@ pub(crate) mod packed;
 #[path = "../generated/value.rs"]
 #[rustfmt::skip]
 pub(crate) mod value;
-use key::KeyIndex;
+use key::{KeyIndex, Slot};
 
 pub use gstring::{GString, StrRef};
 
@@ -326,10 +326,10 @@ impl Dictionary {
                 let (table, state) = index;
                 let h = key_hash(state, key);
                 table
-                    .find(h, |&(eh, i)| {
-                        eh == h && key::same_key(&self.entries[i].0, key)
+                    .find(key::table_hash(h), |s| {
+                        s.may_be(h) && key::same_key(&self.entries[s.pos()].0, key)
                     })
-                    .map(|&(_, i)| i)
+                    .map(|s| s.pos())
             }
             None => self.entries.iter().position(|(k, _)| key::same_key(k, key)),
         }
@@ -386,8 +386,10 @@ impl Dictionary {
                 key::hash_text_key(key, name, &mut h);
                 let h = h.finish();
                 table
-                    .find(h, |&(eh, i)| eh == h && is_key(&self.entries[i].0, name))
-                    .map(|&(_, i)| i)
+                    .find(key::table_hash(h), |s| {
+                        s.may_be(h) && is_key(&self.entries[s.pos()].0, name)
+                    })
+                    .map(|s| s.pos())
             })
             .min()
     }
@@ -438,12 +440,12 @@ impl Dictionary {
             // Drop the removed entry's slot, then move every later position up one, as the
             // entries move.
             let h = key_hash(state, &self.entries[i].0);
-            if let Ok(slot) = table.find_entry(h, |&(_, at)| at == i) {
+            if let Ok(slot) = table.find_entry(key::table_hash(h), |s| s.pos() == i) {
                 slot.remove();
             }
-            for (_, at) in table.iter_mut() {
-                if *at > i {
-                    *at -= 1;
+            for s in table.iter_mut() {
+                if s.pos() > i {
+                    s.moved_up();
                 }
             }
         }
@@ -496,15 +498,15 @@ impl Dictionary {
             // One hash and one probe: the lookup's slot is where a new key goes (hashing the
             // key twice, to find and then to insert, was a tenth of building from JSON).
             let h = key_hash(state, &key);
-            let same = |&(eh, i): &(u64, usize)| eh == h && key::same_key(&entries[i].0, &key);
-            return match table.entry(h, same, |&(eh, _)| eh) {
+            let same = |s: &Slot| s.may_be(h) && key::same_key(&entries[s.pos()].0, &key);
+            return match table.entry(key::table_hash(h), same, |s| s.hash()) {
                 hashbrown::hash_table::Entry::Occupied(slot) => {
-                    let i = slot.get().1;
+                    let i = slot.get().pos();
                     entries[i].1 = value;
                     i
                 }
                 hashbrown::hash_table::Entry::Vacant(slot) => {
-                    slot.insert((h, entries.len()));
+                    slot.insert(Slot::new(h, entries.len()));
                     entries.push((key, value));
                     entries.len() - 1
                 }
@@ -535,7 +537,9 @@ impl Dictionary {
         let Dictionary { entries, extra } = self;
         if let Some((table, state)) = extra.as_mut().and_then(|x| x.index.as_deref_mut()) {
             let h = key_hash(state, &key);
-            table.insert_unique(h, (h, entries.len()), |&(eh, _)| eh);
+            table.insert_unique(key::table_hash(h), Slot::new(h, entries.len()), |s| {
+                s.hash()
+            });
         }
         entries.push((key, value));
     }
@@ -582,7 +586,7 @@ fn build_index(entries: &[(Variant, Variant)]) -> KeyIndex {
     let mut table = hashbrown::HashTable::with_capacity(entries.len());
     for (i, (k, _)) in entries.iter().enumerate() {
         let h = key_hash(&state, k);
-        table.insert_unique(h, (h, i), |&(eh, _)| eh);
+        table.insert_unique(key::table_hash(h), Slot::new(h, i), |s| s.hash());
     }
     (table, state)
 }
@@ -729,6 +733,8 @@ mod tests {
         assert_eq!(std::mem::size_of::<Dictionary>(), 32);
         assert_eq!(std::mem::size_of::<Array>(), 32);
         assert_eq!(std::mem::size_of::<Variant>(), 40);
+        // The key index's slots, half of a big dictionary's index (see `key::Slot`).
+        assert_eq!(std::mem::size_of::<key::Slot>(), 8);
     }
 
     #[test]
