@@ -134,59 +134,118 @@ pub fn migrate(value: &Variant, from: Target, to: Target) -> (Variant, Report) {
         from,
         to,
         report: Report::default(),
+        counts: [0; KINDS],
     };
-    let v = m.value(value, "value");
+    let v = m.value(value, &Path::ROOT);
+    m.count_types();
     (v, m.report)
 }
+
+/// Slots of [`Migrator::counts`]: one per [`Kind`].
+const KINDS: usize = 64;
+const _: () = assert!(Kind::ALL.len() <= KINDS);
 
 struct Migrator {
     from: Target,
     to: Target,
     report: Report,
+    /// Values of each kind the target has, by `Kind as usize`; they become the report's
+    /// `renumbered` and `renamed` once, at the end (keyed by names, those maps cost two
+    /// strings per value when they were counted as the values went by).
+    counts: [usize; KINDS],
+}
+
+/// Where a value is in the value migrated (`value.players[2].pos`), written out only when
+/// something is lost there: formatting every element's path as it was visited was three
+/// quarters of converting a savegame.
+#[derive(Clone, Copy)]
+struct Path<'a> {
+    up: Option<&'a Path<'a>>,
+    step: Step<'a>,
+}
+
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    /// The value itself: `value`.
+    Root,
+    /// An array element: `[i]`.
+    Item(usize),
+    /// The key of a dictionary's `i`-th entry: `[i](key)`.
+    Key(usize),
+    /// The value of a dictionary's `i`-th entry, named by its key (see [`key_segment`]).
+    Entry(&'a Variant, usize),
+    /// A full object's property: `.name`.
+    Property(&'a str),
+}
+
+impl<'a> Path<'a> {
+    const ROOT: Path<'static> = Path {
+        up: None,
+        step: Step::Root,
+    };
+
+    fn then(&'a self, step: Step<'a>) -> Path<'a> {
+        Path {
+            up: Some(self),
+            step,
+        }
+    }
+
+    fn write(&self, out: &mut String) {
+        use std::fmt::Write;
+        if let Some(up) = self.up {
+            up.write(out);
+        }
+        // Writing to a `String` cannot fail.
+        let _ = match self.step {
+            Step::Root => write!(out, "value"),
+            Step::Item(i) => write!(out, "[{i}]"),
+            Step::Key(i) => write!(out, "[{i}](key)"),
+            Step::Entry(k, i) => write!(out, "{}", key_segment(k, i)),
+            Step::Property(name) => write!(out, ".{name}"),
+        };
+    }
 }
 
 impl Migrator {
-    fn lose(&mut self, path: &str, what: impl Into<String>, became: impl Into<String>) {
+    fn lose(&mut self, path: &Path<'_>, what: impl Into<String>, became: impl Into<String>) {
+        let mut text = String::new();
+        path.write(&mut text);
         self.report.losses.push(Loss {
-            path: path.to_string(),
+            path: text,
             what: what.into(),
             became: became.into(),
         });
     }
 
+    #[inline]
     fn count(&mut self, kind: Kind) {
-        let (Some(a), Some(b)) = (
-            self.from.dialect.id_of(self.from.version, kind),
-            self.to.dialect.id_of(self.to.version, kind),
-        ) else {
-            return;
-        };
-        let (na, nb) = (self.from.type_name(kind), self.to.type_name(kind));
-        if a != b {
-            *self.report.renumbered.entry((a, na, b, nb)).or_default() += 1;
-        } else if na != nb {
-            *self.report.renamed.entry((a, na, nb)).or_default() += 1;
+        self.counts[kind as usize] += 1;
+    }
+
+    /// The report's renumbered and renamed types, from [`Migrator::counts`].
+    fn count_types(&mut self) {
+        for &kind in Kind::ALL {
+            let n = self.counts[kind as usize];
+            if n == 0 {
+                continue;
+            }
+            let (Some(a), Some(b)) = (
+                self.from.dialect.id_of(self.from.version, kind),
+                self.to.dialect.id_of(self.to.version, kind),
+            ) else {
+                continue;
+            };
+            let (na, nb) = (self.from.type_name(kind), self.to.type_name(kind));
+            if a != b {
+                *self.report.renumbered.entry((a, na, b, nb)).or_default() += n;
+            } else if na != nb {
+                *self.report.renamed.entry((a, na, nb)).or_default() += n;
+            }
         }
     }
 
-    /// Reals that a single-precision target rounds.
-    fn reals(&mut self, path: &str, kind: Kind, reals: &[f64]) {
-        if let Some(r) = reals
-            .iter()
-            .find(|r| !crate::variant::layout::fits_f32(**r))
-        {
-            self.lose(
-                path,
-                format!(
-                    "{} with a real ({r:?}) that needs double precision",
-                    kind.name()
-                ),
-                "rounded to single precision",
-            );
-        }
-    }
-
-    fn value(&mut self, v: &Variant, path: &str) -> Variant {
+    fn value(&mut self, v: &Variant, path: &Path<'_>) -> Variant {
         let out = self.convert(v, path);
         if !matches!(
             out,
@@ -197,7 +256,7 @@ impl Migrator {
         out
     }
 
-    fn convert(&mut self, v: &Variant, path: &str) -> Variant {
+    fn convert(&mut self, v: &Variant, path: &Path<'_>) -> Variant {
         let kind = v.kind();
         if self.to.has(kind) {
             self.count(kind);
@@ -309,7 +368,7 @@ impl Migrator {
                 let properties = o
                     .properties
                     .iter()
-                    .map(|(n, v)| (n.clone(), self.value(v, &format!("{path}.{n}"))))
+                    .map(|(n, v)| (n.clone(), self.value(v, &path.then(Step::Property(n)))))
                     .collect();
                 Variant::Object(Object::Full(Box::new(FullObject {
                     class: o.class.clone(),
@@ -328,27 +387,41 @@ impl Migrator {
         }
     }
 
-    fn check_reals(&mut self, v: &Variant, path: &str) {
-        // Godot 3 and Pandemonium marshal every real of a math type as f32; a value decoded
-        // from a Godot 4 double-precision build may not fit.
-        let mut reals = Vec::new();
-        if let Some(f) = v.as_fixed() {
-            f.visit_reals(&mut |r| reals.push(r));
-        } else if let Some(p) = v.as_packed() {
-            p.visit_reals(&mut |r| reals.push(r));
-        } else {
+    /// Reals that a single-precision target rounds: Godot 3 and Pandemonium marshal every
+    /// real of a math type as f32; a value decoded from a Godot 4 double-precision build may
+    /// not fit.
+    fn check_reals(&mut self, v: &Variant, path: &Path<'_>) {
+        let k = v.kind();
+        if self.to.dialect == Dialect::Godot4 && self.to.dialect.flag64_reals(self.to.version, k) {
             return;
         }
-        let k = v.kind();
-        if self.to.dialect != Dialect::Godot4 || !self.to.dialect.flag64_reals(self.to.version, k) {
-            self.reals(path, k, &reals);
+        let mut first = None;
+        let mut find = |r: f64| {
+            if first.is_none() && !crate::variant::layout::fits_f32(r) {
+                first = Some(r);
+            }
+        };
+        if let Some(f) = v.as_fixed() {
+            f.visit_reals(&mut find);
+        } else if let Some(p) = v.as_packed() {
+            p.visit_reals(&mut find);
+        }
+        if let Some(r) = first {
+            self.lose(
+                path,
+                format!(
+                    "{} with a real ({r:?}) that needs double precision",
+                    k.name()
+                ),
+                "rounded to single precision",
+            );
         }
     }
 
     /// A math value (or packed array of them) as the kind the spec says is nearest: the same
     /// components in another fixed kind or packed array of one, or flattened into a packed
     /// array of scalars.
-    fn nearest(&mut self, v: &Variant, path: &str) -> Variant {
+    fn nearest(&mut self, v: &Variant, path: &Path<'_>) -> Variant {
         let kind = v.kind();
         let Some(target) = kind.migrate_to() else {
             return v.clone();
@@ -381,12 +454,12 @@ impl Migrator {
         out
     }
 
-    fn array(&mut self, a: &Array, path: &str) -> Array {
+    fn array(&mut self, a: &Array, path: &Path<'_>) -> Array {
         let items = a
             .items
             .iter()
             .enumerate()
-            .map(|(i, v)| self.value(v, &format!("{path}[{i}]")))
+            .map(|(i, v)| self.value(v, &path.then(Step::Item(i))))
             .collect();
         let typed = match &a.typed {
             None => None,
@@ -417,12 +490,12 @@ impl Migrator {
         Array { items, typed }
     }
 
-    fn dictionary(&mut self, d: &Dictionary, path: &str) -> Dictionary {
+    fn dictionary(&mut self, d: &Dictionary, path: &Path<'_>) -> Dictionary {
         let mut out = Dictionary::new();
         for (i, (k, v)) in d.entries().iter().enumerate() {
-            let key_path = format!("{path}[{i}](key)");
+            let key_path = path.then(Step::Key(i));
             let k2 = self.value(k, &key_path);
-            let v2 = self.value(v, &format!("{path}{}", key_segment(k, i)));
+            let v2 = self.value(v, &path.then(Step::Entry(k, i)));
             // A key already there replaces its value and leaves the length: one lookup.
             let before = out.len();
             out.insert(k2, v2);

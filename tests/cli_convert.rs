@@ -368,3 +368,54 @@ fn keys_that_become_equal_keep_the_first_place_and_the_later_value() {
         .collect();
     assert_eq!(collapsed, ["value[2](key)"]);
 }
+
+/// Each loss names where it happened, written as the path into the value: a String or
+/// StringName key by its text, an int key by its value, any other key by the entry's
+/// position, array elements by index, object properties by name, and a key itself as
+/// `[i](key)`.
+#[test]
+fn losses_name_their_place_in_the_value() {
+    use gdvariant::math::{Vector2i, Vector4};
+    use gdvariant::{Array, Dictionary, FullObject, Object, Variant};
+    let v4 = Variant::Vector4(Vector4 {
+        x: 1.0,
+        y: 2.0,
+        z: 3.0,
+        w: 4.0,
+    });
+    let v2i = Variant::Vector2i(Vector2i { x: 1, y: 2 });
+    let mut player = Dictionary::new();
+    player.insert("pos".into(), v4.clone());
+    let mut d = Dictionary::new();
+    d.insert(
+        "players".into(),
+        Variant::Array(Array::new(vec![Variant::Nil, Variant::Dictionary(player)])),
+    );
+    d.insert(Variant::Int(7), v2i.clone());
+    d.insert(Variant::Float(1.5), Variant::Callable);
+    d.insert(v2i, Variant::Int(1));
+    d.insert(
+        "obj".into(),
+        Variant::Object(Object::Full(Box::new(FullObject {
+            class: "Node".into(),
+            properties: vec![("p".into(), v4)],
+        }))),
+    );
+    let (_, report) = migrate(
+        &Variant::Array(Array::new(vec![Variant::Nil, Variant::Dictionary(d)])),
+        Target::new(Dialect::Godot4, Some(G4)),
+        Target::new(Dialect::Godot3, Some(G3)),
+    );
+    let paths: Vec<&str> = report.losses.iter().map(|l| l.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "value[1].players[1].pos",
+            "value[1][7]",
+            "value[1][2]",
+            "value[1][3](key)",
+            "value[1].obj.p",
+        ],
+        "{report}"
+    );
+}
