@@ -66,9 +66,13 @@ impl Target {
 
     /// The dialect's own name of `kind` (`PoolRealArray`, `Quat`), from the spec when known.
     pub fn type_name(self, kind: Kind) -> String {
+        self.name_of(kind).to_string()
+    }
+
+    fn name_of(self, kind: Kind) -> &'static str {
         match self.dialect.type_info(self.version, kind) {
-            Some(t) if !t.name.is_empty() => t.name.to_string(),
-            _ => kind.name().to_string(),
+            Some(t) if !t.name.is_empty() => t.name,
+            _ => kind.name(),
         }
     }
 }
@@ -130,15 +134,35 @@ impl Report {
 /// The value converted for `to`, and the report; with `lossy` false the value is still
 /// converted (so the report lists every loss), and the caller decides what to do.
 pub fn migrate(value: &Variant, from: Target, to: Target) -> (Variant, Report) {
+    let mut v = value.clone();
+    let report = migrate_in_place(&mut v, from, to);
+    (v, report)
+}
+
+/// [`migrate`] without a copy: converts `value` for `to` where it is (only the values the
+/// target cannot hold are replaced; dictionaries are rebuilt only when a key changes) and
+/// gives the report.
+///
+/// ```
+/// use gdvariant::migrate::{migrate_in_place, Target};
+/// use gdvariant::{Dialect, StringName, Variant};
+/// let mut v = Variant::StringName(StringName("hp".into()));
+/// let report = migrate_in_place(&mut v, Target::new(Dialect::Godot4, None), Target::new(Dialect::Godot3, None));
+/// assert_eq!(v, Variant::from("hp")); // Godot 3 has no StringName
+/// assert_eq!(report.losses.len(), 1);
+/// ```
+pub fn migrate_in_place(value: &mut Variant, from: Target, to: Target) -> Report {
     let mut m = Migrator {
         from,
         to,
         report: Report::default(),
         counts: [0; KINDS],
+        has: [None; KINDS],
+        strict: to.feature(Feature::StrictUtf8),
     };
-    let v = m.value(value, &Path::ROOT);
+    m.value(value, &Path::ROOT);
     m.count_types();
-    (v, m.report)
+    m.report
 }
 
 /// Slots of [`Migrator::counts`]: one per [`Kind`].
@@ -153,6 +177,10 @@ struct Migrator {
     /// `renumbered` and `renamed` once, at the end (keyed by names, those maps cost two
     /// strings per value when they were counted as the values went by).
     counts: [usize; KINDS],
+    /// Whether the target has each kind (`None`: not looked up yet), and whether it reads
+    /// only UTF-8: looked up once per migration, not per value.
+    has: [Option<bool>; KINDS],
+    strict: bool,
 }
 
 /// Where a value is in the value migrated (`value.players[2].pos`), written out only when
@@ -218,6 +246,11 @@ impl Migrator {
         });
     }
 
+    fn has(&mut self, kind: Kind) -> bool {
+        let slot = &mut self.has[kind as usize];
+        *slot.get_or_insert_with(|| self.to.has(kind))
+    }
+
     #[inline]
     fn count(&mut self, kind: Kind) {
         self.counts[kind as usize] += 1;
@@ -236,34 +269,39 @@ impl Migrator {
             ) else {
                 continue;
             };
-            let (na, nb) = (self.from.type_name(kind), self.to.type_name(kind));
+            let (na, nb) = (self.from.name_of(kind), self.to.name_of(kind));
             if a != b {
-                *self.report.renumbered.entry((a, na, b, nb)).or_default() += n;
+                let key = (a, na.to_string(), b, nb.to_string());
+                *self.report.renumbered.entry(key).or_default() += n;
             } else if na != nb {
-                *self.report.renamed.entry((a, na, nb)).or_default() += n;
+                let key = (a, na.to_string(), nb.to_string());
+                *self.report.renamed.entry(key).or_default() += n;
             }
         }
     }
 
-    fn value(&mut self, v: &Variant, path: &Path<'_>) -> Variant {
-        let out = self.convert(v, path);
+    /// Converts `v` where it is; whether it changed.
+    fn value(&mut self, v: &mut Variant, path: &Path<'_>) -> bool {
+        let changed = self.convert(v, path);
         if !matches!(
-            out,
+            v,
             Variant::Array(_) | Variant::Dictionary(_) | Variant::Object(_)
         ) {
-            self.check_reals(&out, path);
+            self.check_reals(v, path);
         }
-        out
+        changed
     }
 
-    fn convert(&mut self, v: &Variant, path: &Path<'_>) -> Variant {
+    fn convert(&mut self, v: &mut Variant, path: &Path<'_>) -> bool {
         let kind = v.kind();
-        if self.to.has(kind) {
+        let has_kind = self.has(kind);
+        let to = self.to;
+        let has = |k: Kind| if k == kind { has_kind } else { to.has(k) };
+        if has_kind {
             self.count(kind);
         }
-        let to = self.to;
-        let strict = to.feature(Feature::StrictUtf8);
-        match v {
+        let strict = self.strict;
+        *v = match v {
             // Godot 3 keeps strings that are not Unicode; a target that reads only UTF-8
             // gets their text, with U+FFFD for each code point it cannot hold.
             Variant::String(s) if strict && !s.is_unicode() => {
@@ -274,7 +312,7 @@ impl Migrator {
                 );
                 Variant::String(s.to_unicode())
             }
-            Variant::StringName(s) if strict && !s.0.is_unicode() && to.has(Kind::StringName) => {
+            Variant::StringName(s) if strict && !s.0.is_unicode() && has(Kind::StringName) => {
                 self.lose(
                     path,
                     format!("StringName {:?} (not Unicode)", s.0),
@@ -305,18 +343,18 @@ impl Migrator {
                     absolute: p.absolute,
                 }))
             }
-            Variant::StringName(s) if !to.has(Kind::StringName) => {
+            Variant::StringName(s) if !has(Kind::StringName) => {
                 self.lose(path, "StringName", "String");
                 Variant::String(s.0.clone())
             }
             // Math values and packed arrays of them that the target lacks: the nearest kind the
             // spec names (`migrate:`), component by component.
-            _ if !to.has(kind) && kind.migrate_to().is_some() => self.nearest(v, path),
-            Variant::Callable if !to.has(Kind::Callable) => {
+            _ if !has(kind) && kind.migrate_to().is_some() => self.nearest(v, path),
+            Variant::Callable if !has(Kind::Callable) => {
                 self.lose(path, "Callable", "null");
                 Variant::Nil
             }
-            Variant::Signal(s) if !to.has(Kind::Signal) => {
+            Variant::Signal(s) if !has(Kind::Signal) => {
                 self.lose(
                     path,
                     format!("Signal `{}` of object {}", s.name, s.object),
@@ -332,7 +370,7 @@ impl Migrator {
                 );
                 Variant::Rid(0)
             }
-            Variant::PackedInt64Array(x) if !to.has(Kind::PackedInt64Array) => {
+            Variant::PackedInt64Array(x) if !has(Kind::PackedInt64Array) => {
                 if x.iter().all(|i| i32::try_from(*i).is_ok()) {
                     self.lose(
                         path,
@@ -345,7 +383,7 @@ impl Migrator {
                     Variant::Array(Array::new(x.iter().map(|i| Variant::Int(*i)).collect()))
                 }
             }
-            Variant::PackedFloat64Array(x) if !to.has(Kind::PackedFloat64Array) => {
+            Variant::PackedFloat64Array(x) if !has(Kind::PackedFloat64Array) => {
                 if x.iter().all(|f| crate::variant::layout::fits_f32(*f)) {
                     self.lose(
                         path,
@@ -362,29 +400,29 @@ impl Migrator {
                     Variant::Array(Array::new(x.iter().map(|f| Variant::Float(*f)).collect()))
                 }
             }
-            Variant::Array(a) => Variant::Array(self.array(a, path)),
-            Variant::Dictionary(d) => Variant::Dictionary(self.dictionary(d, path)),
+            Variant::Array(a) => {
+                self.array(a, path);
+                return false;
+            }
+            Variant::Dictionary(d) => {
+                self.dictionary(d, path);
+                return false;
+            }
             Variant::Object(Object::Full(o)) => {
-                let properties = o
-                    .properties
-                    .iter()
-                    .map(|(n, v)| (n.clone(), self.value(v, &path.then(Step::Property(n)))))
-                    .collect();
-                Variant::Object(Object::Full(Box::new(FullObject {
-                    class: o.class.clone(),
-                    properties,
-                })))
-            }
-            other => {
-                if !to.has(kind) {
-                    // A type with no nearest value in the target (none left today, but the
-                    // tables may grow): say so and drop it.
-                    self.lose(path, kind.name(), "null");
-                    return Variant::Nil;
+                for (n, x) in o.properties.iter_mut() {
+                    self.value(x, &path.then(Step::Property(n)));
                 }
-                other.clone()
+                return false;
             }
-        }
+            _ if !has(kind) => {
+                // A type with no nearest value in the target (none left today, but the
+                // tables may grow): say so and drop it.
+                self.lose(path, kind.name(), "null");
+                Variant::Nil
+            }
+            _ => return false,
+        };
+        true
     }
 
     /// Reals that a single-precision target rounds: Godot 3 and Pandemonium marshal every
@@ -454,14 +492,11 @@ impl Migrator {
         out
     }
 
-    fn array(&mut self, a: &Array, path: &Path<'_>) -> Array {
-        let items = a
-            .items
-            .iter()
-            .enumerate()
-            .map(|(i, v)| self.value(v, &path.then(Step::Item(i))))
-            .collect();
-        let typed = match &a.typed {
+    fn array(&mut self, a: &mut Array, path: &Path<'_>) {
+        for (i, v) in a.items.iter_mut().enumerate() {
+            self.value(v, &path.then(Step::Item(i)));
+        }
+        a.typed = match a.typed.take() {
             None => None,
             Some(t) => {
                 let pandemonium = self.to.feature(Feature::PandemoniumTypedArray);
@@ -472,11 +507,11 @@ impl Migrator {
                     ElementType::Script(_) => godot,
                 };
                 if (pandemonium || godot) && element_ok {
-                    let mut t = (**t).clone();
+                    let mut t = t;
                     if godot {
                         t.pandemonium_packed = false;
                     }
-                    Some(Box::new(t))
+                    Some(t)
                 } else {
                     self.lose(
                         path,
@@ -487,18 +522,36 @@ impl Migrator {
                 }
             }
         };
-        Array { items, typed }
     }
 
-    fn dictionary(&mut self, d: &Dictionary, path: &Path<'_>) -> Dictionary {
-        let mut out = Dictionary::new();
-        for (i, (k, v)) in d.entries().iter().enumerate() {
+    /// Keys that do not change stay unique, so entries are converted where they are up to
+    /// the first key that changes; from there on each entry goes in by the key rule (a key
+    /// that became equal to an earlier one replaces its value), in the same order of losses.
+    fn dictionary(&mut self, d: &mut Dictionary, path: &Path<'_>) {
+        let typed = d.typed().cloned();
+        let mut entries = std::mem::take(d).into_entries();
+        let mut changed = None;
+        for (i, (k, v)) in entries.iter_mut().enumerate() {
+            if self.value(k, &path.then(Step::Key(i))) {
+                changed = Some(i);
+                break;
+            }
+            self.value(v, &path.then(Step::Entry(k, i)));
+        }
+        let first = changed.unwrap_or(entries.len());
+        let rest = entries.split_off(first);
+        let mut out = Dictionary::from_unique(entries, None);
+        for (j, (mut k, mut v)) in rest.into_iter().enumerate() {
+            let i = first + j;
             let key_path = path.then(Step::Key(i));
-            let k2 = self.value(k, &key_path);
-            let v2 = self.value(v, &path.then(Step::Entry(k, i)));
+            // The first of these keys was converted above.
+            if j > 0 {
+                self.value(&mut k, &key_path);
+            }
+            self.value(&mut v, &path.then(Step::Entry(&k, i)));
             // A key already there replaces its value and leaves the length: one lookup.
             let before = out.len();
-            out.insert(k2, v2);
+            out.insert(k, v);
             if out.len() == before {
                 self.lose(
                     &key_path,
@@ -507,9 +560,9 @@ impl Migrator {
                 );
             }
         }
-        if let Some(t) = d.typed() {
+        if let Some(t) = typed {
             if self.to.feature(Feature::TypedDictionary) {
-                out.set_typed(Some(t.clone()));
+                out.set_typed(Some(t));
             } else {
                 self.lose(
                     path,
@@ -518,7 +571,7 @@ impl Migrator {
                 );
             }
         }
-        out
+        *d = out;
     }
 }
 

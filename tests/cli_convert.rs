@@ -401,10 +401,27 @@ fn losses_name_their_place_in_the_value() {
             properties: vec![("p".into(), v4)],
         }))),
     );
-    let (_, report) = migrate(
+    let (v, report) = migrate(
         &Variant::Array(Array::new(vec![Variant::Nil, Variant::Dictionary(d)])),
         Target::new(Dialect::Godot4, Some(G4)),
         Target::new(Dialect::Godot3, Some(G3)),
+    );
+    // The entries keep their order across the key that changed (Vector2i → Vector2).
+    let keys: Vec<String> = v[1]
+        .as_dictionary()
+        .expect("a Dictionary")
+        .keys()
+        .map(|k| format!("{k:?}"))
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            r#"String("players")"#,
+            "Int(7)",
+            "Float(1.5)",
+            "Vector2(Vector2 { x: 1.0, y: 2.0 })",
+            r#"String("obj")"#,
+        ]
     );
     let paths: Vec<&str> = report.losses.iter().map(|l| l.path.as_str()).collect();
     assert_eq!(

@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 use gdvariant::explain::ExplainOptions;
 use gdvariant::framing::{frame_into, Frame, FrameError, FrameReader, Framing};
 use gdvariant::guess::Confidence;
-use gdvariant::migrate::{migrate, Report, Target};
+use gdvariant::migrate::{migrate_in_place, Report, Target};
 use gdvariant::{json, DecodeOptions, Dialect, EncodeOptions, Format, Version};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -670,7 +670,7 @@ fn convert_file(
         encode: eopts,
     };
     for frame in FrameReader::new(open(input)?, &in_format).with_offsets() {
-        let frame = match frame {
+        let mut frame = match frame {
             Ok(f) => f,
             Err(e) => {
                 cleanup(file);
@@ -678,7 +678,8 @@ fn convert_file(
             }
         };
         n += 1;
-        let (value, mut r) = migrate(&frame.value, from, to);
+        let mut r = migrate_in_place(&mut frame.value, from, to);
+        let value = frame.value;
         for l in &mut r.losses {
             l.path = format!("#{n}{}", l.path.trim_start_matches("value"));
         }
