@@ -464,6 +464,38 @@ fn reencode_checked_value(setup: &Setup, v: Variant) -> Option<Vec<u8>> {
 /// is the input itself: the fixture test checks that with the engines' bytes.
 pub fn check_roundtrip(setup: &Setup, payload: &[u8]) {
     let _ = reencode_checked(setup, payload);
+    if let Ok((v, _)) = decode(payload, setup.dialect, &setup.options) {
+        check_migrate(setup, &v);
+    }
+}
+
+/// What `convert --lossy` writes: `migrate` gives every dialect (at its newest version) a
+/// value it can encode, and `migrate_in_place` the same value and report.
+pub fn check_migrate(setup: &Setup, v: &Variant) {
+    use gdvariant::migrate::{migrate, migrate_in_place, Target};
+    let from = Target::new(setup.dialect, Some(setup.version()));
+    for dialect in [Dialect::Godot3, Dialect::Godot4, Dialect::Pandemonium] {
+        let to = Target::new(dialect, None);
+        let (m, report) = migrate(v, from, to);
+        let mut w = v.clone();
+        let in_place = migrate_in_place(&mut w, from, to);
+        assert!(
+            m.same(&w) && report == in_place,
+            "migrate: in place differs from the copy\n{m:?}\n{w:?}"
+        );
+        let options = EncodeOptions {
+            version: Some(to.version),
+            full_objects: true,
+            round_reals: true,
+            // A packed array that becomes an Array (PackedInt64Array for Godot 3) nests its
+            // elements one level deeper.
+            max_depth: Some(setup.options.limits.max_depth.max(1024) + 1),
+            ..EncodeOptions::default()
+        };
+        if let Err(e) = encode(&m, dialect, &options) {
+            panic!("migrate: the value migrated from {from} to {to} does not encode: {e}\n{v:?}\n{report}");
+        }
+    }
 }
 
 /// [`check_roundtrip`], returning the re-encoding of what decoded (`None` if nothing did).
