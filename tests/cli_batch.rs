@@ -225,3 +225,65 @@ fn several_inputs_without_an_output_directory_are_a_usage_error() {
     );
     assert_eq!(r.code, 2, "{}", r.stderr);
 }
+
+/// A file whose values Godot 3 cannot hold is refused (exit 3, nothing written) and its
+/// report of losses is printed with its error; a file that converts exactly prints nothing.
+#[test]
+fn a_refused_file_in_a_batch_prints_its_losses_and_the_others_stay_quiet() {
+    let dir = scratch("batch_lossy").join("saves4");
+    let godot4 = fixtures().join("godot4");
+    copy(
+        &godot4.join("game_state_g4.bin"),
+        &dir.join("lossy.bin"),
+        |b| b,
+    );
+    copy(
+        &godot4.join("array_mixed.bin"),
+        &dir.join("exact.bin"),
+        |b| b,
+    );
+    let out = dir.with_file_name("godot3");
+    let convert = ["convert", "--from", "godot4", "--to", "godot3"];
+    let r = run(
+        &[&convert[..], &["--out-dir", s(&out), s(&dir)]].concat(),
+        b"",
+    );
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(out.join("exact.bin").exists(), "{}", r.stderr);
+    assert!(!out.join("lossy.bin").exists(), "{}", r.stderr);
+    // The losses a one-file run prints, then its error.
+    let one = run(
+        &[
+            &convert[..],
+            &[s(&dir.join("lossy.bin")), s(&dir.join("one.bin"))],
+        ]
+        .concat(),
+        b"",
+    );
+    assert_eq!(one.code, 3, "{}", one.stderr);
+    assert!(
+        one.stderr.contains("#1.level: StringName → String"),
+        "{}",
+        one.stderr
+    );
+    let losses: Vec<&str> = one.stderr.lines().filter(|l| l.contains(" → ")).collect();
+    for l in &losses {
+        assert!(
+            r.stderr.contains(l),
+            "{l} missing from the batch's\n{}",
+            r.stderr
+        );
+    }
+    assert_eq!(
+        r.stderr.matches("gdvariant: converted").count(),
+        1,
+        "only the refused file's summary: {}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .ends_with("gdvariant: 1 files converted, 1 failed\n"),
+        "{}",
+        r.stderr
+    );
+}

@@ -31,6 +31,10 @@ impl Notes {
     fn kept() -> Notes {
         Notes(Some(String::new()))
     }
+    /// Whether the notes are kept for a batch's report of failed files (not printed).
+    pub fn is_kept(&self) -> bool {
+        self.0.is_some()
+    }
     /// Adds `text` as it is (end lines with `\n`).
     pub fn add(&mut self, text: fmt::Arguments<'_>) {
         match &mut self.0 {

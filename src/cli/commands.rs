@@ -703,29 +703,42 @@ fn convert_file(
             None => mem.extend_from_slice(&buf),
         }
     }
-    notes.add(format_args!(
-        "gdvariant: converted {n} value(s) from {from} to {to} ({framing})\n{report}"
-    ));
-    if !report.is_exact() && !a.lossy {
-        cleanup(file);
-        return Err(Failure::lossy(format!(
-            "{} value(s) cannot be represented in {to}; nothing written (pass --lossy to convert them to the nearest values listed above)",
-            report.losses.len()
-        )));
+    let summary = |notes: &mut Notes| {
+        notes.add(format_args!(
+            "gdvariant: converted {n} value(s) from {from} to {to} ({framing})\n{report}"
+        ))
+    };
+    // A batch prints a file's notes only if it fails: the report is written out for those
+    // (formatting it for every file was a tenth of converting a directory of saves).
+    if !notes.is_kept() {
+        summary(notes);
     }
-    match file {
-        Some(mut w) => {
-            w.flush().map_err(|e| Failure::io(&partial, e))?;
-            drop(w);
-            std::fs::rename(&partial, output).map_err(|e| Failure::io(output, e))?;
+    let finished = (|| {
+        if !report.is_exact() && !a.lossy {
+            cleanup(file);
+            return Err(Failure::lossy(format!(
+                "{} value(s) cannot be represented in {to}; nothing written (pass --lossy to convert them to the nearest values listed above)",
+                report.losses.len()
+            )));
         }
-        None => {
-            let mut out = Out::new();
-            out.bytes(&mem)?;
-            out.flush()?;
+        match file {
+            Some(mut w) => {
+                w.flush().map_err(|e| Failure::io(&partial, e))?;
+                drop(w);
+                std::fs::rename(&partial, output).map_err(|e| Failure::io(output, e))?;
+            }
+            None => {
+                let mut out = Out::new();
+                out.bytes(&mem)?;
+                out.flush()?;
+            }
         }
+        Ok(())
+    })();
+    if finished.is_err() && notes.is_kept() {
+        summary(notes);
     }
-    Ok(())
+    finished
 }
 
 pub fn guess(a: GuessArgs) -> Result<(), Failure> {
