@@ -282,7 +282,7 @@ fn a_refused_file_in_a_batch_prints_its_losses_and_the_others_stay_quiet() {
     );
     assert!(
         r.stderr
-            .ends_with("gdvariant: 1 files converted, 1 failed\n"),
+            .ends_with("gdvariant: 1 file converted, 1 failed\n"),
         "{}",
         r.stderr
     );

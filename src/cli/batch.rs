@@ -202,15 +202,13 @@ pub fn run(
             }
         }
     }
-    let files = if jobs.len() == 1 { "file" } else { "files" };
+    let done = jobs.len() - failed;
+    let files = if done == 1 { "file" } else { "files" };
     if failed == 0 {
-        eprintln!("gdvariant: {} {files} {verb}", jobs.len());
+        eprintln!("gdvariant: {done} {files} {verb}");
         Ok(())
     } else {
-        eprintln!(
-            "gdvariant: {} {files} {verb}, {failed} failed",
-            jobs.len() - failed
-        );
+        eprintln!("gdvariant: {done} {files} {verb}, {failed} failed");
         Err(Failure::quiet(code))
     }
 }
