@@ -309,56 +309,107 @@ pub(super) fn append(out: &mut Vec<u8>, value: &Variant) {
 /// serde_json's formatter for numbers and escapes; it keeps no state.
 type Fmt = serde_json::ser::CompactFormatter;
 
-/// `{"type":"KIND"` of each kind, by its discriminant: most values are small, and one copy
-/// of this beats four pushes (kind names are identifiers: nothing to escape).
-fn head(kind: Kind) -> &'static [u8] {
-    static HEADS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+/// `,"value":`, the key every value but Nil and Callable has, last in its head.
+const VALUE_KEY: &[u8] = b",\"value\":";
+
+/// Room for the longest head, `{"type":"PackedVector4Array","value":` (37 bytes).
+const HEAD: usize = 48;
+
+/// `{"type":"KIND","value":` of a kind, padded to a fixed size: copying one is a few stores
+/// where a copy of its length was a `memcpy` call, and most values are small.
+struct Head {
+    bytes: [u8; HEAD],
+    len: usize,
+}
+
+/// The [`Head`] of each kind, by its discriminant (kind names are identifiers: nothing to
+/// escape).
+fn head(kind: Kind) -> &'static Head {
+    static HEADS: std::sync::OnceLock<Vec<Head>> = std::sync::OnceLock::new();
     let heads = HEADS.get_or_init(|| {
-        let mut heads = vec![
-            Vec::new();
-            Kind::ALL
-                .len()
-                .max(1 + Kind::ALL.iter().map(|&k| k as usize).max().unwrap_or(0))
-        ];
+        let n = 1 + Kind::ALL.iter().map(|&k| k as usize).max().unwrap_or(0);
+        let mut heads: Vec<Head> = (0..n)
+            .map(|_| Head {
+                bytes: [0; HEAD],
+                len: 0,
+            })
+            .collect();
         for &k in Kind::ALL {
-            heads[k as usize] = format!("{{\"type\":\"{}\"", k.name()).into_bytes();
+            let text = format!("{{\"type\":\"{}\"", k.name()).into_bytes();
+            let h = &mut heads[k as usize];
+            h.len = text.len() + VALUE_KEY.len();
+            h.bytes[..text.len()].copy_from_slice(&text);
+            h.bytes[text.len()..h.len].copy_from_slice(VALUE_KEY);
         }
         heads
     });
     &heads[kind as usize]
 }
 
+/// The first `len` bytes of `bytes`, written as all `N` of them and cut back: a constant-size
+/// copy is a few stores, a variable one a `memcpy` call.
+#[inline(always)]
+fn put_prefix<const N: usize>(out: &mut Vec<u8>, bytes: &[u8; N], len: usize) {
+    let end = out.len() + len.min(N);
+    out.extend_from_slice(bytes);
+    out.truncate(end);
+}
+
 fn append_here(out: &mut Vec<u8>, v: &Variant) {
-    out.extend_from_slice(head(v.kind()));
+    let head = head(v.kind());
     let key = |out: &mut Vec<u8>, k: &str| {
         out.extend_from_slice(b",\"");
         out.extend_from_slice(k.as_bytes());
         out.extend_from_slice(b"\":");
     };
     match v {
+        // No value, or other keys before it: the head without its `,"value":`.
+        Variant::Nil | Variant::Callable => {
+            put_prefix(out, &head.bytes, head.len - VALUE_KEY.len())
+        }
+        Variant::Dictionary(d) if d.typed().is_some() => {
+            put_prefix(out, &head.bytes, head.len - VALUE_KEY.len());
+            if let Some(t) = d.typed() {
+                key(out, "key_type");
+                element_type(out, t.key.as_ref());
+                key(out, "value_type");
+                element_type(out, t.value.as_ref());
+            }
+            out.extend_from_slice(VALUE_KEY);
+            entries(out, d.entries());
+        }
+        Variant::Array(Array {
+            typed: Some(t),
+            items,
+        }) => {
+            put_prefix(out, &head.bytes, head.len - VALUE_KEY.len());
+            key(out, "element_type");
+            element_type(out, Some(&t.element));
+            if t.pandemonium_packed {
+                key(out, "pandemonium_packed");
+                out.extend_from_slice(b"true");
+            }
+            out.extend_from_slice(VALUE_KEY);
+            seq(out, items, append);
+        }
+        _ => {
+            put_prefix(out, &head.bytes, head.len);
+            value(out, v);
+        }
+    }
+    out.push(b'}');
+}
+
+/// What follows `"value":` in the JSON text of `v` (not Nil or Callable).
+fn value(out: &mut Vec<u8>, v: &Variant) {
+    match v {
         Variant::Nil | Variant::Callable => {}
-        Variant::Bool(b) => {
-            key(out, "value");
-            out.extend_from_slice(if *b { b"true" } else { b"false" });
-        }
-        Variant::Int(i) => {
-            key(out, "value");
-            int(out, *i);
-        }
-        Variant::Float(f) => {
-            key(out, "value");
-            real(out, *f);
-        }
-        Variant::String(x) => {
-            key(out, "value");
-            gstring(out, x);
-        }
-        Variant::StringName(x) => {
-            key(out, "value");
-            gstring(out, &x.0);
-        }
+        Variant::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+        Variant::Int(i) => int(out, *i),
+        Variant::Float(f) => real(out, *f),
+        Variant::String(x) => gstring(out, x),
+        Variant::StringName(x) => gstring(out, &x.0),
         Variant::NodePath(p) => {
-            key(out, "value");
             out.extend_from_slice(b"{\"names\":");
             seq(out, &p.names, gstring);
             out.extend_from_slice(b",\"subnames\":");
@@ -369,72 +420,38 @@ fn append_here(out: &mut Vec<u8>, v: &Variant) {
                 b",\"absolute\":false}"
             });
         }
-        Variant::Rid(r) => {
-            key(out, "value");
-            unsigned(out, *r);
-        }
-        Variant::Object(o) => {
-            key(out, "value");
-            match o {
-                Object::Null => out.extend_from_slice(b"null"),
-                Object::Id(id) => {
-                    out.extend_from_slice(b"{\"id\":");
-                    unsigned(out, *id);
-                    out.push(b'}');
-                }
-                Object::Full(f) => {
-                    out.extend_from_slice(b"{\"class\":");
-                    string(out, &f.class);
-                    out.extend_from_slice(b",\"properties\":");
-                    seq(out, &f.properties, |out, (name, value)| {
-                        out.push(b'[');
-                        string(out, name);
-                        out.push(b',');
-                        append(out, value);
-                        out.push(b']');
-                    });
-                    out.push(b'}');
-                }
+        Variant::Rid(r) => unsigned(out, *r),
+        Variant::Object(o) => match o {
+            Object::Null => out.extend_from_slice(b"null"),
+            Object::Id(id) => {
+                out.extend_from_slice(b"{\"id\":");
+                unsigned(out, *id);
+                out.push(b'}');
             }
-        }
+            Object::Full(f) => {
+                out.extend_from_slice(b"{\"class\":");
+                string(out, &f.class);
+                out.extend_from_slice(b",\"properties\":");
+                seq(out, &f.properties, |out, (name, value)| {
+                    out.push(b'[');
+                    string(out, name);
+                    out.push(b',');
+                    append(out, value);
+                    out.push(b']');
+                });
+                out.push(b'}');
+            }
+        },
         Variant::Signal(x) => {
-            key(out, "value");
             out.extend_from_slice(b"{\"name\":");
             string(out, &x.name);
             out.extend_from_slice(b",\"object\":");
             unsigned(out, x.object);
             out.push(b'}');
         }
-        Variant::Dictionary(d) => {
-            if let Some(t) = d.typed() {
-                key(out, "key_type");
-                element_type(out, t.key.as_ref());
-                key(out, "value_type");
-                element_type(out, t.value.as_ref());
-            }
-            key(out, "value");
-            seq(out, d.entries(), |out, (k, v)| {
-                out.push(b'[');
-                append(out, k);
-                out.push(b',');
-                append(out, v);
-                out.push(b']');
-            });
-        }
-        Variant::Array(a) => {
-            if let Some(t) = &a.typed {
-                key(out, "element_type");
-                element_type(out, Some(&t.element));
-                if t.pandemonium_packed {
-                    key(out, "pandemonium_packed");
-                    out.extend_from_slice(b"true");
-                }
-            }
-            key(out, "value");
-            seq(out, &a.items, append);
-        }
+        Variant::Dictionary(d) => entries(out, d.entries()),
+        Variant::Array(a) => seq(out, &a.items, append),
         Variant::PackedByteArray(b) => {
-            key(out, "value");
             const HEX: &[u8; 16] = b"0123456789abcdef";
             out.reserve(b.len() * 2 + 2);
             out.push(b'"');
@@ -444,35 +461,20 @@ fn append_here(out: &mut Vec<u8>, v: &Variant) {
             out.push(b'"');
         }
         Variant::PackedInt32Array(x) => {
-            key(out, "value");
             seq(out, x, |out, i| {
                 let _ = Fmt {}.write_i32(out, *i);
             });
         }
-        Variant::PackedInt64Array(x) => {
-            key(out, "value");
-            seq(out, x, |out, i| int(out, *i));
-        }
-        Variant::PackedFloat32Array(x) => {
-            key(out, "value");
-            seq(out, x, |out, f| real32(out, *f));
-        }
-        Variant::PackedFloat64Array(x) => {
-            key(out, "value");
-            seq(out, x, |out, f| real(out, *f));
-        }
-        Variant::PackedStringArray(x) => {
-            key(out, "value");
-            seq(out, x, gstring);
-        }
+        Variant::PackedInt64Array(x) => seq(out, x, |out, i| int(out, *i)),
+        Variant::PackedFloat32Array(x) => seq(out, x, |out, f| real32(out, *f)),
+        Variant::PackedFloat64Array(x) => seq(out, x, |out, f| real(out, *f)),
+        Variant::PackedStringArray(x) => seq(out, x, gstring),
         // Math values and packed arrays of them: the shape of their components, as `Shaped`.
         _ => {
             if let Some(f) = v.as_fixed() {
-                key(out, "value");
                 let (values, n) = scalars(|g| f.visit(g));
                 shaped(out, shape_of(f.kind()), f.components(), &values[..n]);
             } else if let Some(p) = v.as_packed() {
-                key(out, "value");
                 let (shape, comps) = (shape_of(p.element()), p.components());
                 out.push(b'[');
                 for i in 0..p.len() {
@@ -486,7 +488,17 @@ fn append_here(out: &mut Vec<u8>, v: &Variant) {
             }
         }
     }
-    out.push(b'}');
+}
+
+/// A dictionary's entries: `[[KEY,VALUE],…]`.
+fn entries(out: &mut Vec<u8>, entries: &[(Variant, Variant)]) {
+    seq(out, entries, |out, (k, v)| {
+        out.push(b'[');
+        append(out, k);
+        out.push(b',');
+        append(out, v);
+        out.push(b']');
+    });
 }
 
 /// The components one `visit` gives, in a stack array (a `Projection`'s 16 at most).
