@@ -461,9 +461,7 @@ fn value(out: &mut Vec<u8>, v: &Variant) {
             out.push(b'"');
         }
         Variant::PackedInt32Array(x) => {
-            seq(out, x, |out, i| {
-                let _ = Fmt {}.write_i32(out, *i);
-            });
+            seq(out, x, |out, i| int(out, i64::from(*i)));
         }
         Variant::PackedInt64Array(x) => seq(out, x, |out, i| int(out, *i)),
         Variant::PackedFloat32Array(x) => seq(out, x, |out, f| real32(out, *f)),
@@ -528,11 +526,15 @@ fn seq<T>(out: &mut Vec<u8>, items: &[T], mut f: impl FnMut(&mut Vec<u8>, &T)) {
 
 /// As [`I`] serializes.
 fn int(out: &mut Vec<u8>, i: i64) {
-    if (-SAFE_INT..=SAFE_INT).contains(&i) {
-        let _ = Fmt {}.write_i64(out, i);
-    } else {
+    let quoted = !(-SAFE_INT..=SAFE_INT).contains(&i);
+    if quoted {
         out.push(b'"');
-        let _ = Fmt {}.write_i64(out, i);
+    }
+    if i < 0 {
+        out.push(b'-');
+    }
+    digits(out, i.unsigned_abs());
+    if quoted {
         out.push(b'"');
     }
 }
@@ -540,17 +542,68 @@ fn int(out: &mut Vec<u8>, i: i64) {
 /// As [`U`] serializes.
 fn unsigned(out: &mut Vec<u8>, u: u64) {
     if u <= SAFE_INT as u64 {
-        let _ = Fmt {}.write_u64(out, u);
+        digits(out, u);
     } else {
         out.push(b'"');
-        let _ = Fmt {}.write_u64(out, u);
+        digits(out, u);
         out.push(b'"');
     }
 }
 
+/// `"00"`, `"01"`, …, `"99"`: two digits at a time.
+static PAIRS: [u8; 200] = {
+    let mut t = [0; 200];
+    let mut i = 0;
+    while i < 100 {
+        t[2 * i] = b'0' + (i / 10) as u8;
+        t[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The decimal digits of `u` (as serde_json's `itoa` writes them), put in a fixed-size
+/// array at their place and copied as all of it: no `memcpy` call for a few digits.
+fn digits(out: &mut Vec<u8>, mut u: u64) {
+    // Most integers in games are small (ids, counts, grid positions).
+    if u < 100 {
+        let pair = u as usize * 2;
+        return out.extend_from_slice(&PAIRS[pair + usize::from(u < 10)..pair + 2]);
+    }
+    let n = u.checked_ilog10().unwrap_or(0) as usize + 1;
+    let mut buf = [0u8; 20];
+    let mut end = n;
+    while u >= 100 {
+        let pair = (u % 100) as usize * 2;
+        u /= 100;
+        buf[end - 2..end].copy_from_slice(&PAIRS[pair..pair + 2]);
+        end -= 2;
+    }
+    if u >= 10 {
+        let pair = u as usize * 2;
+        buf[..2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    } else {
+        buf[0] = b'0' + u as u8;
+    }
+    put_prefix(out, &buf, n);
+}
+
 /// As [`R`] serializes.
 fn real(out: &mut Vec<u8>, f: f64) {
-    if f.is_nan() {
+    let whole = f as i64;
+    if whole as f64 == f && whole != 0 && whole.unsigned_abs() < 1_000_000_000_000_000 {
+        // Whole numbers (most reals in games: 100.0, positions on a grid) print as their
+        // digits and `.0`, which is what serde_json's shortest-digits formatter gives below
+        // 1e16 (fixed notation; every integer there is exact, so its digits are the
+        // shortest); integer formatting is several times cheaper. Zero keeps its sign
+        // through the formatter; NaN converts to 0 and infinities to ±2^63, so neither is
+        // taken here. The `whole_reals_print_as_serde_json_does` test holds it.
+        if whole < 0 {
+            out.push(b'-');
+        }
+        digits(out, whole.unsigned_abs());
+        out.extend_from_slice(b".0");
+    } else if f.is_nan() {
         match f.to_bits() {
             NAN64 => out.extend_from_slice(b"\"nan\""),
             b if b == NAN64 | SIGN64 => out.extend_from_slice(b"\"-nan\""),
@@ -560,14 +613,6 @@ fn real(out: &mut Vec<u8>, f: f64) {
         }
     } else if f.is_infinite() {
         out.extend_from_slice(if f > 0.0 { b"\"inf\"" } else { b"\"-inf\"" });
-    } else if f.fract() == 0.0 && f.abs() < 1e15 && f != 0.0 {
-        // Whole numbers (most reals in games: 100.0, positions on a grid) print as their
-        // digits and `.0`, which is what serde_json's shortest-digits formatter gives below
-        // 1e16 (fixed notation; every integer there is exact, so its digits are the
-        // shortest); integer formatting is several times cheaper. Zero keeps its sign
-        // through the formatter. The `whole_reals_print_as_serde_json_does` test holds it.
-        let _ = Fmt {}.write_i64(out, f as i64);
-        out.extend_from_slice(b".0");
     } else {
         let _ = Fmt {}.write_f64(out, f);
     }
@@ -664,9 +709,7 @@ fn shaped(out: &mut Vec<u8>, shape: &Tree, comps: &[Component], values: &[f64]) 
         Tree::Scalar(i) => {
             let x = values.get(*i).copied().unwrap_or_default();
             match comps.get(*i).map(|c| c.scalar) {
-                Some(Scalar::I32) => {
-                    let _ = Fmt {}.write_i32(out, x as i32);
-                }
+                Some(Scalar::I32) => int(out, i64::from(x as i32)),
                 Some(Scalar::F32) => real32(out, f32::from_bits(real_to_f32_bits(x))),
                 _ => real(out, x),
             }
@@ -693,6 +736,25 @@ fn shaped(out: &mut Vec<u8>, shape: &Tree, comps: &[Component], values: &[f64]) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`digits`] writes what serde_json's integer formatter writes, at every digit count.
+    #[test]
+    fn digits_print_as_serde_json_does() {
+        let mut cases = vec![0, u64::MAX, u64::MAX - 1];
+        let mut p = 1u64;
+        for _ in 0..20 {
+            cases.extend([p - 1, p, p + 1, p.saturating_mul(2), p.saturating_mul(9)]);
+            p = p.saturating_mul(10);
+        }
+        cases.extend((0..100_000).chain((0..64).map(|e| 1 << e)));
+        for u in cases {
+            let mut ours = Vec::new();
+            digits(&mut ours, u);
+            let mut theirs = Vec::new();
+            Fmt {}.write_u64(&mut theirs, u).unwrap();
+            assert_eq!(ours, theirs, "{u}");
+        }
+    }
 
     /// The fast path for whole reals writes what serde_json's own formatter writes, on each
     /// side of every power of ten and two it covers and around its edges.
