@@ -566,9 +566,12 @@ static PAIRS: [u8; 200] = {
 /// array at their place and copied as all of it: no `memcpy` call for a few digits.
 fn digits(out: &mut Vec<u8>, mut u: u64) {
     // Most integers in games are small (ids, counts, grid positions).
+    if u < 10 {
+        return out.push(b'0' + u as u8);
+    }
     if u < 100 {
         let pair = u as usize * 2;
-        return out.extend_from_slice(&PAIRS[pair + usize::from(u < 10)..pair + 2]);
+        return out.extend_from_slice(&PAIRS[pair..pair + 2]);
     }
     let n = u.checked_ilog10().unwrap_or(0) as usize + 1;
     let mut buf = [0u8; 20];
@@ -635,23 +638,98 @@ fn real32(out: &mut Vec<u8>, f: f32) {
 
 /// A string as [`GStrJ`] writes it.
 fn gstring(out: &mut Vec<u8>, s: &GString) {
-    if s.is_unicode() {
-        return string(out, s);
+    if let Some(text) = s.as_unicode() {
+        return string(out, text);
     }
     out.extend_from_slice(b"{\"engine_utf8\":\"");
     out.extend_from_slice(hex(s.engine_utf8()).as_bytes());
     out.extend_from_slice(b"\"}");
 }
 
-/// A JSON string: the text between quotes copied in runs, the few bytes JSON must escape
-/// written by serde_json's formatter (so escapes look exactly as serde_json writes them).
+/// Longest text [`string`] copies in fixed-size pieces.
+const SHORT: usize = 32;
+
+/// A JSON string. Most strings (keys, names, paths) are short and have nothing to escape:
+/// a word-at-a-time check says so, and the text goes out in one piece.
 fn string(out: &mut Vec<u8>, s: &str) {
-    use serde_json::ser::CharEscape;
     let bytes = s.as_bytes();
+    if !clean(bytes) {
+        return escaped(out, bytes);
+    }
+    let n = bytes.len();
+    if n > SHORT {
+        out.reserve(n + 2);
+        out.push(b'"');
+        out.extend_from_slice(bytes);
+        out.push(b'"');
+        return;
+    }
+    // The quotes and room for the text as one fixed-size copy, the text as two fixed-size
+    // copies that overlap (each a store or two, where a copy of `n` bytes is a `memcpy`
+    // call), then cut back to the closing quote.
+    let at = out.len() + 1;
+    out.extend_from_slice(&[b'"'; SHORT + 2]);
+    let to = &mut out[at..at + n];
+    match n {
+        16.. => {
+            to[..16].copy_from_slice(&bytes[..16]);
+            to[n - 16..].copy_from_slice(&bytes[n - 16..]);
+        }
+        8.. => {
+            to[..8].copy_from_slice(&bytes[..8]);
+            to[n - 8..].copy_from_slice(&bytes[n - 8..]);
+        }
+        4.. => {
+            to[..4].copy_from_slice(&bytes[..4]);
+            to[n - 4..].copy_from_slice(&bytes[n - 4..]);
+        }
+        1.. => {
+            to[0] = bytes[0];
+            to[n / 2] = bytes[n / 2];
+            to[n - 1] = bytes[n - 1];
+        }
+        0 => {}
+    }
+    out.truncate(at + n + 1);
+}
+
+/// Whether no byte of `b` needs escaping, eight at a time; the words may overlap, since
+/// the question is only whether any byte does.
+fn clean(b: &[u8]) -> bool {
+    let n = b.len();
+    let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
+    let half = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"));
+    match n {
+        8.. => {
+            let mut any = needs_escape(word(n - 8));
+            for w in b.chunks_exact(8) {
+                any |= needs_escape(u64::from_le_bytes(w.try_into().expect("8 bytes")));
+            }
+            any == 0
+        }
+        4.. => needs_escape(u64::from(half(0)) | u64::from(half(n - 4)) << 32) == 0,
+        _ => !b.iter().any(|&c| ESCAPED[usize::from(c)]),
+    }
+}
+
+/// Not zero when a byte of `x` is one [`ESCAPED`] marks: below 0x20, `"` or `\\` (the
+/// classic "has a byte less than" and "has a zero byte" tests, exact as a yes or no).
+fn needs_escape(x: u64) -> u64 {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGH: u64 = ONES * 0x80;
+    let zero_byte = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    (x.wrapping_sub(ONES * 0x20) & !x & HIGH)
+        | zero_byte(x ^ (ONES * u64::from(b'"')))
+        | zero_byte(x ^ (ONES * u64::from(b'\\')))
+}
+
+/// A JSON string with bytes to escape: the text between them copied in runs, the escapes
+/// written by serde_json's formatter (so they look exactly as serde_json writes them).
+fn escaped(out: &mut Vec<u8>, bytes: &[u8]) {
+    use serde_json::ser::CharEscape;
     out.reserve(bytes.len() + 2);
     out.push(b'"');
     let mut start = 0;
-    // One table look-up per byte: most strings (keys, names) have nothing to escape.
     for (i, &b) in bytes.iter().enumerate() {
         if !ESCAPED[usize::from(b)] {
             continue;
@@ -736,6 +814,25 @@ fn shaped(out: &mut Vec<u8>, shape: &Tree, comps: &[Component], values: &[f64]) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The word-at-a-time [`clean`] agrees with the [`ESCAPED`] table on every byte at every
+    /// place of every length it treats apart, beside bytes that need no escape and bytes
+    /// just above and below the ones that do (where a borrow could mislead it).
+    #[test]
+    fn clean_agrees_with_the_table() {
+        for fill in [b'a', b'!', b'#', b'[', b']', 0x20, 0x7f, 0x80, 0xdf, 0xff] {
+            for len in 0..=20 {
+                for at in 0..len {
+                    for b in 0..=255u8 {
+                        let mut text = vec![fill; len];
+                        text[at] = b;
+                        let by_table = !text.iter().any(|&c| ESCAPED[usize::from(c)]);
+                        assert_eq!(clean(&text), by_table, "{text:?}");
+                    }
+                }
+            }
+        }
+    }
 
     /// [`digits`] writes what serde_json's integer formatter writes, at every digit count.
     #[test]
