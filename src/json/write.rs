@@ -322,28 +322,34 @@ struct Head {
     len: usize,
 }
 
-/// The [`Head`] of each kind, by its discriminant (kind names are identifiers: nothing to
-/// escape).
+/// The [`Head`] of each kind (kind names are identifiers: nothing to escape).
 fn head(kind: Kind) -> &'static Head {
     static HEADS: std::sync::OnceLock<Vec<Head>> = std::sync::OnceLock::new();
     let heads = HEADS.get_or_init(|| {
-        let n = 1 + Kind::ALL.iter().map(|&k| k as usize).max().unwrap_or(0);
-        let mut heads: Vec<Head> = (0..n)
-            .map(|_| Head {
-                bytes: [0; HEAD],
-                len: 0,
-            })
-            .collect();
-        for &k in Kind::ALL {
+        kind_table(|k| {
             let text = format!("{{\"type\":\"{}\"", k.name()).into_bytes();
-            let h = &mut heads[k as usize];
-            h.len = text.len() + VALUE_KEY.len();
+            let mut h = Head {
+                bytes: [0; HEAD],
+                len: text.len() + VALUE_KEY.len(),
+            };
             h.bytes[..text.len()].copy_from_slice(&text);
             h.bytes[text.len()..h.len].copy_from_slice(VALUE_KEY);
-        }
-        heads
+            h
+        })
     });
     &heads[kind as usize]
+}
+
+/// `f` of every kind, indexed by the kind's discriminant: the JSON pieces of each kind,
+/// made once.
+fn kind_table<T>(f: impl Fn(Kind) -> T) -> Vec<T> {
+    let mut table: Vec<(usize, T)> = Kind::ALL.iter().map(|&k| (k as usize, f(k))).collect();
+    table.sort_by_key(|e| e.0);
+    assert!(
+        table.iter().enumerate().all(|(i, e)| e.0 == i),
+        "kinds are numbered 0, 1, …"
+    );
+    table.into_iter().map(|e| e.1).collect()
 }
 
 /// The first `len` bytes of `bytes`, written as all `N` of them and cut back: a constant-size
@@ -471,16 +477,16 @@ fn value(out: &mut Vec<u8>, v: &Variant) {
         _ => {
             if let Some(f) = v.as_fixed() {
                 let (values, n) = scalars(|g| f.visit(g));
-                shaped(out, shape_of(f.kind()), f.components(), &values[..n]);
+                shaped(out, plan(f.kind()), &values[..n]);
             } else if let Some(p) = v.as_packed() {
-                let (shape, comps) = (shape_of(p.element()), p.components());
+                let steps = plan(p.element());
                 out.push(b'[');
                 for i in 0..p.len() {
                     if i > 0 {
                         out.push(b',');
                     }
                     let (values, n) = scalars(|g| p.visit_element(i, g));
-                    shaped(out, shape, comps, &values[..n]);
+                    shaped(out, steps, &values[..n]);
                 }
                 out.push(b']');
             }
@@ -781,32 +787,100 @@ fn element_type(out: &mut Vec<u8>, t: Option<&ElementType>) {
     out.push(b'}');
 }
 
-/// As [`Shaped`] serializes.
-fn shaped(out: &mut Vec<u8>, shape: &Tree, comps: &[Component], values: &[f64]) {
+/// Longest literal text of one [`Step`] (longer text takes several).
+const PIECE: usize = 16;
+
+/// One step of a math value's JSON text: literal text (a fixed-size copy), then maybe a
+/// component.
+struct Step {
+    text: [u8; PIECE],
+    len: usize,
+    /// The component written after the text, and its scalar type (`None`: a real).
+    component: Option<(usize, Option<Scalar>)>,
+}
+
+/// The steps of a math kind's JSON text as [`Shaped`] serializes it (its shape walked once,
+/// not per value): `[` x `,` y `]` for a Vector2, `{"position":[` x `,` y … for a Rect2.
+fn plan(kind: Kind) -> &'static [Step] {
+    static PLANS: std::sync::OnceLock<Vec<Vec<Step>>> = std::sync::OnceLock::new();
+    let plans = PLANS.get_or_init(|| {
+        kind_table(|k| {
+            let (mut steps, mut text) = (Vec::new(), Vec::new());
+            let comps = components_of(k).unwrap_or_default();
+            lay_out(shape_of(k), comps, &mut steps, &mut text);
+            step(&mut steps, &text, None);
+            steps
+        })
+    });
+    &plans[kind as usize]
+}
+
+/// Adds the steps of `shape` to `steps`, its literal text gathered in `text` until a
+/// component ends it.
+fn lay_out(shape: &Tree, comps: &[Component], steps: &mut Vec<Step>, text: &mut Vec<u8>) {
+    let mut list = |text: &mut Vec<u8>, items: &mut dyn Iterator<Item = &Tree>| {
+        text.push(b'[');
+        for (i, n) in items.enumerate() {
+            if i > 0 {
+                text.push(b',');
+            }
+            lay_out(n, comps, steps, text);
+        }
+        text.push(b']');
+    };
     match shape {
         Tree::Scalar(i) => {
-            let x = values.get(*i).copied().unwrap_or_default();
-            match comps.get(*i).map(|c| c.scalar) {
+            step(steps, text, Some((*i, comps.get(*i).map(|c| c.scalar))));
+            text.clear();
+        }
+        Tree::Array(items) => list(text, &mut items.iter()),
+        flat @ Tree::Struct(fields) if flat.is_flat() => {
+            list(text, &mut fields.iter().map(|(_, n)| n))
+        }
+        Tree::Struct(fields) => {
+            text.push(b'{');
+            for (i, (name, n)) in fields.iter().enumerate() {
+                if i > 0 {
+                    text.push(b',');
+                }
+                string(text, name);
+                text.push(b':');
+                lay_out(n, comps, steps, text);
+            }
+            text.push(b'}');
+        }
+    }
+}
+
+/// The steps writing `text` and then `component`.
+fn step(steps: &mut Vec<Step>, text: &[u8], component: Option<(usize, Option<Scalar>)>) {
+    let mut pieces: Vec<&[u8]> = text.chunks(PIECE).collect();
+    if pieces.is_empty() {
+        pieces.push(&[]);
+    }
+    let last = pieces.len() - 1;
+    for (i, piece) in pieces.into_iter().enumerate() {
+        let mut s = Step {
+            text: [0; PIECE],
+            len: piece.len(),
+            component: if i == last { component } else { None },
+        };
+        s.text[..piece.len()].copy_from_slice(piece);
+        steps.push(s);
+    }
+}
+
+/// A math value's components (`values`) through its kind's [`plan`].
+fn shaped(out: &mut Vec<u8>, steps: &[Step], values: &[f64]) {
+    for s in steps {
+        put_prefix(out, &s.text, s.len);
+        if let Some((i, scalar)) = s.component {
+            let x = values.get(i).copied().unwrap_or_default();
+            match scalar {
                 Some(Scalar::I32) => int(out, i64::from(x as i32)),
                 Some(Scalar::F32) => real32(out, f32::from_bits(real_to_f32_bits(x))),
                 _ => real(out, x),
             }
-        }
-        Tree::Array(items) => seq(out, items, |out, n| shaped(out, n, comps, values)),
-        flat @ Tree::Struct(fields) if flat.is_flat() => {
-            seq(out, fields, |out, (_, n)| shaped(out, n, comps, values))
-        }
-        Tree::Struct(fields) => {
-            out.push(b'{');
-            for (i, (name, n)) in fields.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                string(out, name);
-                out.push(b':');
-                shaped(out, n, comps, values);
-            }
-            out.push(b'}');
         }
     }
 }
