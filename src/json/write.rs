@@ -302,8 +302,22 @@ pub(super) fn append(out: &mut Vec<u8>, value: &Variant) {
         Variant::Array(_) | Variant::Dictionary(_) | Variant::Object(Object::Full(_)) => {
             grow(|| append_here(out, value))
         }
+        // The most common values, here rather than through `append_here` (a call with a big
+        // frame and a second dispatch on the kind).
+        Variant::String(x) => leaf(out, Kind::String, |out| gstring(out, x)),
+        Variant::Int(i) => leaf(out, Kind::Int, |out| int(out, *i)),
+        Variant::Float(f) => leaf(out, Kind::Float, |out| real(out, *f)),
         _ => append_here(out, value),
     }
+}
+
+/// A value whose text is its head, what `value` writes and `}`.
+#[inline(always)]
+fn leaf(out: &mut Vec<u8>, kind: Kind, value: impl FnOnce(&mut Vec<u8>)) {
+    let head = head(kind);
+    put_prefix(out, &head.bytes, head.len);
+    value(out);
+    out.push(b'}');
 }
 
 /// serde_json's formatter for numbers and escapes; it keeps no state.
@@ -398,10 +412,7 @@ fn append_here(out: &mut Vec<u8>, v: &Variant) {
             out.extend_from_slice(VALUE_KEY);
             seq(out, items, append);
         }
-        _ => {
-            put_prefix(out, &head.bytes, head.len);
-            value(out, v);
-        }
+        _ => return leaf(out, v.kind(), |out| value(out, v)),
     }
     out.push(b'}');
 }
@@ -612,6 +623,12 @@ fn real(out: &mut Vec<u8>, f: f64) {
         }
         digits(out, whole.unsigned_abs());
         out.extend_from_slice(b".0");
+    } else if f == 0.0 {
+        out.extend_from_slice(if f.is_sign_negative() {
+            b"-0.0"
+        } else {
+            b"0.0"
+        });
     } else if f.is_nan() {
         match f.to_bits() {
             NAN64 => out.extend_from_slice(b"\"nan\""),
