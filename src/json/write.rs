@@ -659,7 +659,8 @@ fn real32(out: &mut Vec<u8>, f: f32) {
     }
 }
 
-/// A string as [`GStrJ`] writes it.
+/// A string as [`GStrJ`] writes it (inlined as [`string`] is).
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn gstring(out: &mut Vec<u8>, s: &GString) {
     if let Some(text) = s.as_unicode() {
         return string(out, text);
