@@ -292,11 +292,13 @@ impl Serialize for Shaped<'_> {
 }
 
 /// Appends the JSON text of `value` to `out`: byte for byte what serde_json writes for
-/// [`Json`] (`tests/json_writer.rs` holds the two together on every fixture), but written
-/// straight into the buffer. `decode --format json` spends its time here: the constant keys
-/// and kind names are copied as they are instead of escaped one byte at a time, math values
-/// are read into a stack array instead of a `Vec`, and numbers go through serde_json's own
-/// formatter (so a real prints exactly as serde_json prints it).
+/// [`Json`] (`tests/cli_json.rs` holds the two together on every fixture, on the edges of
+/// each shortcut below and on generated values), but written straight into the buffer.
+/// `decode --format json` spends its time here: each kind's head and each math kind's text
+/// between its components are laid out once and copied as fixed-size pieces, math values
+/// are read into a stack array instead of a `Vec`, integers and whole reals are written
+/// here, other reals go through serde_json's own formatter (so a real prints exactly as
+/// serde_json prints it), and short strings with nothing to escape are copied whole.
 pub(super) fn append(out: &mut Vec<u8>, value: &Variant) {
     match value {
         Variant::Array(_) | Variant::Dictionary(_) | Variant::Object(Object::Full(_)) => {
@@ -370,7 +372,8 @@ fn kind_table<T>(f: impl Fn(Kind) -> T) -> Vec<T> {
 /// copy is a few stores, a variable one a `memcpy` call.
 #[inline(always)]
 fn put_prefix<const N: usize>(out: &mut Vec<u8>, bytes: &[u8; N], len: usize) {
-    let end = out.len() + len.min(N);
+    debug_assert!(len <= N);
+    let end = out.len() + len;
     out.extend_from_slice(bytes);
     out.truncate(end);
 }
