@@ -285,7 +285,7 @@ fn the_hand_written_json_text_is_serde_json_text_at_the_edges() {
         1e17,
         1e-7,
         9007199254740993.0,
-        9.2233720368547758e18,
+        9.223372036854776e18,
         1.8446744073709552e19,
         f64::MAX,
         f64::MIN_POSITIVE,
