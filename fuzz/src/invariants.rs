@@ -565,6 +565,10 @@ pub fn check_json(setup: &Setup, payload: &[u8]) {
         let back = from_json_str(&json)
             .unwrap_or_else(|e| panic!("json: our JSON does not parse: {e}\n{json}"));
         assert!(back.same(&v), "json: value changed through {json}");
+        // The hand-written text (`append_json`) is what serde_json writes for the one
+        // definition of the form.
+        let serde = serde_json::to_string(&gdvariant::json::Json(&v)).expect("string keys");
+        assert_eq!(json, serde, "json: hand-written text is not serde_json's");
         // Our own layout never takes the serde reader's longer way, printed compact or
         // pretty (where a `serde_json::Value` sorts the keys).
         assert!(

@@ -292,73 +292,144 @@ impl Serialize for Shaped<'_> {
 }
 
 /// Appends the JSON text of `value` to `out`: byte for byte what serde_json writes for
-/// [`Json`] (`tests/json_writer.rs` holds the two together on every fixture), but written
-/// straight into the buffer. `decode --format json` spends its time here: the constant keys
-/// and kind names are copied as they are instead of escaped one byte at a time, math values
-/// are read into a stack array instead of a `Vec`, and numbers go through serde_json's own
-/// formatter (so a real prints exactly as serde_json prints it).
+/// [`Json`] (`tests/cli_json.rs` holds the two together on every fixture, on the edges of
+/// each shortcut below and on generated values), but written straight into the buffer.
+/// `decode --format json` spends its time here: each kind's head and each math kind's text
+/// between its components are laid out once and copied as fixed-size pieces, math values
+/// are read into a stack array instead of a `Vec`, integers and whole reals are written
+/// here, other reals go through serde_json's own formatter (so a real prints exactly as
+/// serde_json prints it), and short strings with nothing to escape are copied whole.
 pub(super) fn append(out: &mut Vec<u8>, value: &Variant) {
     match value {
         Variant::Array(_) | Variant::Dictionary(_) | Variant::Object(Object::Full(_)) => {
             grow(|| append_here(out, value))
         }
+        // The most common values, here rather than through `append_here` (a call with a big
+        // frame and a second dispatch on the kind).
+        Variant::String(x) => leaf(out, Kind::String, |out| gstring(out, x)),
+        Variant::Int(i) => leaf(out, Kind::Int, |out| int(out, *i)),
+        Variant::Float(f) => leaf(out, Kind::Float, |out| real(out, *f)),
         _ => append_here(out, value),
     }
+}
+
+/// A value whose text is its head, what `value` writes and `}`.
+#[inline(always)]
+fn leaf(out: &mut Vec<u8>, kind: Kind, value: impl FnOnce(&mut Vec<u8>)) {
+    let head = head(kind);
+    put_prefix(out, &head.bytes, head.len);
+    value(out);
+    out.push(b'}');
 }
 
 /// serde_json's formatter for numbers and escapes; it keeps no state.
 type Fmt = serde_json::ser::CompactFormatter;
 
-/// `{"type":"KIND"` of each kind, by its discriminant: most values are small, and one copy
-/// of this beats four pushes (kind names are identifiers: nothing to escape).
-fn head(kind: Kind) -> &'static [u8] {
-    static HEADS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+/// `,"value":`, the key every value but Nil and Callable has, last in its head.
+const VALUE_KEY: &[u8] = b",\"value\":";
+
+/// Room for the longest head, `{"type":"PackedVector4Array","value":` (37 bytes).
+const HEAD: usize = 48;
+
+/// `{"type":"KIND","value":` of a kind, padded to a fixed size: copying one is a few stores
+/// where a copy of its length was a `memcpy` call, and most values are small.
+struct Head {
+    bytes: [u8; HEAD],
+    len: usize,
+}
+
+/// The [`Head`] of each kind (kind names are identifiers: nothing to escape).
+fn head(kind: Kind) -> &'static Head {
+    static HEADS: std::sync::OnceLock<Vec<Head>> = std::sync::OnceLock::new();
     let heads = HEADS.get_or_init(|| {
-        let mut heads = vec![
-            Vec::new();
-            Kind::ALL
-                .len()
-                .max(1 + Kind::ALL.iter().map(|&k| k as usize).max().unwrap_or(0))
-        ];
-        for &k in Kind::ALL {
-            heads[k as usize] = format!("{{\"type\":\"{}\"", k.name()).into_bytes();
-        }
-        heads
+        kind_table(|k| {
+            let text = format!("{{\"type\":\"{}\"", k.name()).into_bytes();
+            let mut h = Head {
+                bytes: [0; HEAD],
+                len: text.len() + VALUE_KEY.len(),
+            };
+            h.bytes[..text.len()].copy_from_slice(&text);
+            h.bytes[text.len()..h.len].copy_from_slice(VALUE_KEY);
+            h
+        })
     });
     &heads[kind as usize]
 }
 
+/// `f` of every kind, indexed by the kind's discriminant: the JSON pieces of each kind,
+/// made once.
+fn kind_table<T>(f: impl Fn(Kind) -> T) -> Vec<T> {
+    let mut table: Vec<(usize, T)> = Kind::ALL.iter().map(|&k| (k as usize, f(k))).collect();
+    table.sort_by_key(|e| e.0);
+    assert!(
+        table.iter().enumerate().all(|(i, e)| e.0 == i),
+        "kinds are numbered 0, 1, …"
+    );
+    table.into_iter().map(|e| e.1).collect()
+}
+
+/// The first `len` bytes of `bytes`, written as all `N` of them and cut back: a constant-size
+/// copy is a few stores, a variable one a `memcpy` call.
+#[inline(always)]
+fn put_prefix<const N: usize>(out: &mut Vec<u8>, bytes: &[u8; N], len: usize) {
+    debug_assert!(len <= N);
+    let end = out.len() + len;
+    out.extend_from_slice(bytes);
+    out.truncate(end);
+}
+
 fn append_here(out: &mut Vec<u8>, v: &Variant) {
-    out.extend_from_slice(head(v.kind()));
+    let head = head(v.kind());
     let key = |out: &mut Vec<u8>, k: &str| {
         out.extend_from_slice(b",\"");
         out.extend_from_slice(k.as_bytes());
         out.extend_from_slice(b"\":");
     };
     match v {
+        // No value, or other keys before it: the head without its `,"value":`.
+        Variant::Nil | Variant::Callable => {
+            put_prefix(out, &head.bytes, head.len - VALUE_KEY.len())
+        }
+        Variant::Dictionary(d) if d.typed().is_some() => {
+            put_prefix(out, &head.bytes, head.len - VALUE_KEY.len());
+            if let Some(t) = d.typed() {
+                key(out, "key_type");
+                element_type(out, t.key.as_ref());
+                key(out, "value_type");
+                element_type(out, t.value.as_ref());
+            }
+            out.extend_from_slice(VALUE_KEY);
+            entries(out, d.entries());
+        }
+        Variant::Array(Array {
+            typed: Some(t),
+            items,
+        }) => {
+            put_prefix(out, &head.bytes, head.len - VALUE_KEY.len());
+            key(out, "element_type");
+            element_type(out, Some(&t.element));
+            if t.pandemonium_packed {
+                key(out, "pandemonium_packed");
+                out.extend_from_slice(b"true");
+            }
+            out.extend_from_slice(VALUE_KEY);
+            seq(out, items, append);
+        }
+        _ => return leaf(out, v.kind(), |out| value(out, v)),
+    }
+    out.push(b'}');
+}
+
+/// What follows `"value":` in the JSON text of `v` (not Nil or Callable).
+fn value(out: &mut Vec<u8>, v: &Variant) {
+    match v {
         Variant::Nil | Variant::Callable => {}
-        Variant::Bool(b) => {
-            key(out, "value");
-            out.extend_from_slice(if *b { b"true" } else { b"false" });
-        }
-        Variant::Int(i) => {
-            key(out, "value");
-            int(out, *i);
-        }
-        Variant::Float(f) => {
-            key(out, "value");
-            real(out, *f);
-        }
-        Variant::String(x) => {
-            key(out, "value");
-            gstring(out, x);
-        }
-        Variant::StringName(x) => {
-            key(out, "value");
-            gstring(out, &x.0);
-        }
+        Variant::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+        Variant::Int(i) => int(out, *i),
+        Variant::Float(f) => real(out, *f),
+        Variant::String(x) => gstring(out, x),
+        Variant::StringName(x) => gstring(out, &x.0),
         Variant::NodePath(p) => {
-            key(out, "value");
             out.extend_from_slice(b"{\"names\":");
             seq(out, &p.names, gstring);
             out.extend_from_slice(b",\"subnames\":");
@@ -369,72 +440,38 @@ fn append_here(out: &mut Vec<u8>, v: &Variant) {
                 b",\"absolute\":false}"
             });
         }
-        Variant::Rid(r) => {
-            key(out, "value");
-            unsigned(out, *r);
-        }
-        Variant::Object(o) => {
-            key(out, "value");
-            match o {
-                Object::Null => out.extend_from_slice(b"null"),
-                Object::Id(id) => {
-                    out.extend_from_slice(b"{\"id\":");
-                    unsigned(out, *id);
-                    out.push(b'}');
-                }
-                Object::Full(f) => {
-                    out.extend_from_slice(b"{\"class\":");
-                    string(out, &f.class);
-                    out.extend_from_slice(b",\"properties\":");
-                    seq(out, &f.properties, |out, (name, value)| {
-                        out.push(b'[');
-                        string(out, name);
-                        out.push(b',');
-                        append(out, value);
-                        out.push(b']');
-                    });
-                    out.push(b'}');
-                }
+        Variant::Rid(r) => unsigned(out, *r),
+        Variant::Object(o) => match o {
+            Object::Null => out.extend_from_slice(b"null"),
+            Object::Id(id) => {
+                out.extend_from_slice(b"{\"id\":");
+                unsigned(out, *id);
+                out.push(b'}');
             }
-        }
+            Object::Full(f) => {
+                out.extend_from_slice(b"{\"class\":");
+                string(out, &f.class);
+                out.extend_from_slice(b",\"properties\":");
+                seq(out, &f.properties, |out, (name, value)| {
+                    out.push(b'[');
+                    string(out, name);
+                    out.push(b',');
+                    append(out, value);
+                    out.push(b']');
+                });
+                out.push(b'}');
+            }
+        },
         Variant::Signal(x) => {
-            key(out, "value");
             out.extend_from_slice(b"{\"name\":");
             string(out, &x.name);
             out.extend_from_slice(b",\"object\":");
             unsigned(out, x.object);
             out.push(b'}');
         }
-        Variant::Dictionary(d) => {
-            if let Some(t) = d.typed() {
-                key(out, "key_type");
-                element_type(out, t.key.as_ref());
-                key(out, "value_type");
-                element_type(out, t.value.as_ref());
-            }
-            key(out, "value");
-            seq(out, d.entries(), |out, (k, v)| {
-                out.push(b'[');
-                append(out, k);
-                out.push(b',');
-                append(out, v);
-                out.push(b']');
-            });
-        }
-        Variant::Array(a) => {
-            if let Some(t) = &a.typed {
-                key(out, "element_type");
-                element_type(out, Some(&t.element));
-                if t.pandemonium_packed {
-                    key(out, "pandemonium_packed");
-                    out.extend_from_slice(b"true");
-                }
-            }
-            key(out, "value");
-            seq(out, &a.items, append);
-        }
+        Variant::Dictionary(d) => entries(out, d.entries()),
+        Variant::Array(a) => seq(out, &a.items, append),
         Variant::PackedByteArray(b) => {
-            key(out, "value");
             const HEX: &[u8; 16] = b"0123456789abcdef";
             out.reserve(b.len() * 2 + 2);
             out.push(b'"');
@@ -444,49 +481,42 @@ fn append_here(out: &mut Vec<u8>, v: &Variant) {
             out.push(b'"');
         }
         Variant::PackedInt32Array(x) => {
-            key(out, "value");
-            seq(out, x, |out, i| {
-                let _ = Fmt {}.write_i32(out, *i);
-            });
+            seq(out, x, |out, i| int(out, i64::from(*i)));
         }
-        Variant::PackedInt64Array(x) => {
-            key(out, "value");
-            seq(out, x, |out, i| int(out, *i));
-        }
-        Variant::PackedFloat32Array(x) => {
-            key(out, "value");
-            seq(out, x, |out, f| real32(out, *f));
-        }
-        Variant::PackedFloat64Array(x) => {
-            key(out, "value");
-            seq(out, x, |out, f| real(out, *f));
-        }
-        Variant::PackedStringArray(x) => {
-            key(out, "value");
-            seq(out, x, gstring);
-        }
+        Variant::PackedInt64Array(x) => seq(out, x, |out, i| int(out, *i)),
+        Variant::PackedFloat32Array(x) => seq(out, x, |out, f| real32(out, *f)),
+        Variant::PackedFloat64Array(x) => seq(out, x, |out, f| real(out, *f)),
+        Variant::PackedStringArray(x) => seq(out, x, gstring),
         // Math values and packed arrays of them: the shape of their components, as `Shaped`.
         _ => {
             if let Some(f) = v.as_fixed() {
-                key(out, "value");
                 let (values, n) = scalars(|g| f.visit(g));
-                shaped(out, shape_of(f.kind()), f.components(), &values[..n]);
+                shaped(out, plan(f.kind()), &values[..n]);
             } else if let Some(p) = v.as_packed() {
-                key(out, "value");
-                let (shape, comps) = (shape_of(p.element()), p.components());
+                let steps = plan(p.element());
                 out.push(b'[');
                 for i in 0..p.len() {
                     if i > 0 {
                         out.push(b',');
                     }
                     let (values, n) = scalars(|g| p.visit_element(i, g));
-                    shaped(out, shape, comps, &values[..n]);
+                    shaped(out, steps, &values[..n]);
                 }
                 out.push(b']');
             }
         }
     }
-    out.push(b'}');
+}
+
+/// A dictionary's entries: `[[KEY,VALUE],…]`.
+fn entries(out: &mut Vec<u8>, entries: &[(Variant, Variant)]) {
+    seq(out, entries, |out, (k, v)| {
+        out.push(b'[');
+        append(out, k);
+        out.push(b',');
+        append(out, v);
+        out.push(b']');
+    });
 }
 
 /// The components one `visit` gives, in a stack array (a `Projection`'s 16 at most).
@@ -516,11 +546,15 @@ fn seq<T>(out: &mut Vec<u8>, items: &[T], mut f: impl FnMut(&mut Vec<u8>, &T)) {
 
 /// As [`I`] serializes.
 fn int(out: &mut Vec<u8>, i: i64) {
-    if (-SAFE_INT..=SAFE_INT).contains(&i) {
-        let _ = Fmt {}.write_i64(out, i);
-    } else {
+    let quoted = !(-SAFE_INT..=SAFE_INT).contains(&i);
+    if quoted {
         out.push(b'"');
-        let _ = Fmt {}.write_i64(out, i);
+    }
+    if i < 0 {
+        out.push(b'-');
+    }
+    digits(out, i.unsigned_abs());
+    if quoted {
         out.push(b'"');
     }
 }
@@ -528,17 +562,77 @@ fn int(out: &mut Vec<u8>, i: i64) {
 /// As [`U`] serializes.
 fn unsigned(out: &mut Vec<u8>, u: u64) {
     if u <= SAFE_INT as u64 {
-        let _ = Fmt {}.write_u64(out, u);
+        digits(out, u);
     } else {
         out.push(b'"');
-        let _ = Fmt {}.write_u64(out, u);
+        digits(out, u);
         out.push(b'"');
     }
 }
 
+/// `"00"`, `"01"`, …, `"99"`: two digits at a time.
+static PAIRS: [u8; 200] = {
+    let mut t = [0; 200];
+    let mut i = 0;
+    while i < 100 {
+        t[2 * i] = b'0' + (i / 10) as u8;
+        t[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The decimal digits of `u` (as serde_json's `itoa` writes them), put in a fixed-size
+/// array at their place and copied as all of it: no `memcpy` call for a few digits.
+fn digits(out: &mut Vec<u8>, mut u: u64) {
+    // Most integers in games are small (ids, counts, grid positions).
+    if u < 10 {
+        return out.push(b'0' + u as u8);
+    }
+    if u < 100 {
+        let pair = u as usize * 2;
+        return out.extend_from_slice(&PAIRS[pair..pair + 2]);
+    }
+    let n = u.checked_ilog10().unwrap_or(0) as usize + 1;
+    let mut buf = [0u8; 20];
+    let mut end = n;
+    while u >= 100 {
+        let pair = (u % 100) as usize * 2;
+        u /= 100;
+        buf[end - 2..end].copy_from_slice(&PAIRS[pair..pair + 2]);
+        end -= 2;
+    }
+    if u >= 10 {
+        let pair = u as usize * 2;
+        buf[..2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    } else {
+        buf[0] = b'0' + u as u8;
+    }
+    put_prefix(out, &buf, n);
+}
+
 /// As [`R`] serializes.
 fn real(out: &mut Vec<u8>, f: f64) {
-    if f.is_nan() {
+    let whole = f as i64;
+    if whole as f64 == f && whole != 0 && whole.unsigned_abs() < 1_000_000_000_000_000 {
+        // Whole numbers (most reals in games: 100.0, positions on a grid) print as their
+        // digits and `.0`, which is what serde_json's shortest-digits formatter gives below
+        // 1e16 (fixed notation; every integer there is exact, so its digits are the
+        // shortest); integer formatting is several times cheaper. Zero keeps its sign
+        // through the formatter; NaN converts to 0 and infinities to ±2^63, so neither is
+        // taken here. The `whole_reals_print_as_serde_json_does` test holds it.
+        if whole < 0 {
+            out.push(b'-');
+        }
+        digits(out, whole.unsigned_abs());
+        out.extend_from_slice(b".0");
+    } else if f == 0.0 {
+        out.extend_from_slice(if f.is_sign_negative() {
+            b"-0.0"
+        } else {
+            b"0.0"
+        });
+    } else if f.is_nan() {
         match f.to_bits() {
             NAN64 => out.extend_from_slice(b"\"nan\""),
             b if b == NAN64 | SIGN64 => out.extend_from_slice(b"\"-nan\""),
@@ -548,14 +642,6 @@ fn real(out: &mut Vec<u8>, f: f64) {
         }
     } else if f.is_infinite() {
         out.extend_from_slice(if f > 0.0 { b"\"inf\"" } else { b"\"-inf\"" });
-    } else if f.fract() == 0.0 && f.abs() < 1e15 && f != 0.0 {
-        // Whole numbers (most reals in games: 100.0, positions on a grid) print as their
-        // digits and `.0`, which is what serde_json's shortest-digits formatter gives below
-        // 1e16 (fixed notation; every integer there is exact, so its digits are the
-        // shortest); integer formatting is several times cheaper. Zero keeps its sign
-        // through the formatter. The `whole_reals_print_as_serde_json_does` test holds it.
-        let _ = Fmt {}.write_i64(out, f as i64);
-        out.extend_from_slice(b".0");
     } else {
         let _ = Fmt {}.write_f64(out, f);
     }
@@ -576,25 +662,104 @@ fn real32(out: &mut Vec<u8>, f: f32) {
     }
 }
 
-/// A string as [`GStrJ`] writes it.
+/// A string as [`GStrJ`] writes it (inlined as [`string`] is).
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn gstring(out: &mut Vec<u8>, s: &GString) {
-    if s.is_unicode() {
-        return string(out, s);
+    if let Some(text) = s.as_unicode() {
+        return string(out, text);
     }
     out.extend_from_slice(b"{\"engine_utf8\":\"");
     out.extend_from_slice(hex(s.engine_utf8()).as_bytes());
     out.extend_from_slice(b"\"}");
 }
 
-/// A JSON string: the text between quotes copied in runs, the few bytes JSON must escape
-/// written by serde_json's formatter (so escapes look exactly as serde_json writes them).
+/// Longest text [`string`] copies in fixed-size pieces.
+const SHORT: usize = 32;
+
+/// A JSON string. Most strings (keys, names, paths) are short and have nothing to escape:
+/// a word-at-a-time check says so, and the text goes out in one piece. Inlined where it is
+/// called (one call fewer per string; LLVM would not on its own), in optimised builds only
+/// as `encode`'s hot helpers are.
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn string(out: &mut Vec<u8>, s: &str) {
-    use serde_json::ser::CharEscape;
     let bytes = s.as_bytes();
+    if !clean(bytes) {
+        return escaped(out, bytes);
+    }
+    let n = bytes.len();
+    if n > SHORT {
+        out.reserve(n + 2);
+        out.push(b'"');
+        out.extend_from_slice(bytes);
+        out.push(b'"');
+        return;
+    }
+    // The quotes and room for the text as one fixed-size copy, the text as two fixed-size
+    // copies that overlap (each a store or two, where a copy of `n` bytes is a `memcpy`
+    // call), then cut back to the closing quote.
+    let at = out.len() + 1;
+    out.extend_from_slice(&[b'"'; SHORT + 2]);
+    let to = &mut out[at..at + n];
+    match n {
+        16.. => {
+            to[..16].copy_from_slice(&bytes[..16]);
+            to[n - 16..].copy_from_slice(&bytes[n - 16..]);
+        }
+        8.. => {
+            to[..8].copy_from_slice(&bytes[..8]);
+            to[n - 8..].copy_from_slice(&bytes[n - 8..]);
+        }
+        4.. => {
+            to[..4].copy_from_slice(&bytes[..4]);
+            to[n - 4..].copy_from_slice(&bytes[n - 4..]);
+        }
+        1.. => {
+            to[0] = bytes[0];
+            to[n / 2] = bytes[n / 2];
+            to[n - 1] = bytes[n - 1];
+        }
+        0 => {}
+    }
+    out.truncate(at + n + 1);
+}
+
+/// Whether no byte of `b` needs escaping, eight at a time; the words may overlap, since
+/// the question is only whether any byte does.
+fn clean(b: &[u8]) -> bool {
+    let n = b.len();
+    let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
+    let half = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"));
+    match n {
+        8.. => {
+            let mut any = needs_escape(word(n - 8));
+            for w in b.chunks_exact(8) {
+                any |= needs_escape(u64::from_le_bytes(w.try_into().expect("8 bytes")));
+            }
+            any == 0
+        }
+        4.. => needs_escape(u64::from(half(0)) | u64::from(half(n - 4)) << 32) == 0,
+        _ => !b.iter().any(|&c| ESCAPED[usize::from(c)]),
+    }
+}
+
+/// Not zero when a byte of `x` is one [`ESCAPED`] marks: below 0x20, `"` or `\\` (the
+/// classic "has a byte less than" and "has a zero byte" tests, exact as a yes or no).
+fn needs_escape(x: u64) -> u64 {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGH: u64 = ONES * 0x80;
+    let zero_byte = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    (x.wrapping_sub(ONES * 0x20) & !x & HIGH)
+        | zero_byte(x ^ (ONES * u64::from(b'"')))
+        | zero_byte(x ^ (ONES * u64::from(b'\\')))
+}
+
+/// A JSON string with bytes to escape: the text between them copied in runs, the escapes
+/// written by serde_json's formatter (so they look exactly as serde_json writes them).
+fn escaped(out: &mut Vec<u8>, bytes: &[u8]) {
+    use serde_json::ser::CharEscape;
     out.reserve(bytes.len() + 2);
     out.push(b'"');
     let mut start = 0;
-    // One table look-up per byte: most strings (keys, names) have nothing to escape.
     for (i, &b) in bytes.iter().enumerate() {
         if !ESCAPED[usize::from(b)] {
             continue;
@@ -646,34 +811,100 @@ fn element_type(out: &mut Vec<u8>, t: Option<&ElementType>) {
     out.push(b'}');
 }
 
-/// As [`Shaped`] serializes.
-fn shaped(out: &mut Vec<u8>, shape: &Tree, comps: &[Component], values: &[f64]) {
+/// Longest literal text of one [`Step`] (longer text takes several).
+const PIECE: usize = 16;
+
+/// One step of a math value's JSON text: literal text (a fixed-size copy), then maybe a
+/// component.
+struct Step {
+    text: [u8; PIECE],
+    len: usize,
+    /// The component written after the text, and its scalar type (`None`: a real).
+    component: Option<(usize, Option<Scalar>)>,
+}
+
+/// The steps of a math kind's JSON text as [`Shaped`] serializes it (its shape walked once,
+/// not per value): `[` x `,` y `]` for a Vector2, `{"position":[` x `,` y … for a Rect2.
+fn plan(kind: Kind) -> &'static [Step] {
+    static PLANS: std::sync::OnceLock<Vec<Vec<Step>>> = std::sync::OnceLock::new();
+    let plans = PLANS.get_or_init(|| {
+        kind_table(|k| {
+            let (mut steps, mut text) = (Vec::new(), Vec::new());
+            let comps = components_of(k).unwrap_or_default();
+            lay_out(shape_of(k), comps, &mut steps, &mut text);
+            step(&mut steps, &text, None);
+            steps
+        })
+    });
+    &plans[kind as usize]
+}
+
+/// Adds the steps of `shape` to `steps`, its literal text gathered in `text` until a
+/// component ends it.
+fn lay_out(shape: &Tree, comps: &[Component], steps: &mut Vec<Step>, text: &mut Vec<u8>) {
+    let mut list = |text: &mut Vec<u8>, items: &mut dyn Iterator<Item = &Tree>| {
+        text.push(b'[');
+        for (i, n) in items.enumerate() {
+            if i > 0 {
+                text.push(b',');
+            }
+            lay_out(n, comps, steps, text);
+        }
+        text.push(b']');
+    };
     match shape {
         Tree::Scalar(i) => {
-            let x = values.get(*i).copied().unwrap_or_default();
-            match comps.get(*i).map(|c| c.scalar) {
-                Some(Scalar::I32) => {
-                    let _ = Fmt {}.write_i32(out, x as i32);
+            step(steps, text, Some((*i, comps.get(*i).map(|c| c.scalar))));
+            text.clear();
+        }
+        Tree::Array(items) => list(text, &mut items.iter()),
+        flat @ Tree::Struct(fields) if flat.is_flat() => {
+            list(text, &mut fields.iter().map(|(_, n)| n))
+        }
+        Tree::Struct(fields) => {
+            text.push(b'{');
+            for (i, (name, n)) in fields.iter().enumerate() {
+                if i > 0 {
+                    text.push(b',');
                 }
+                string(text, name);
+                text.push(b':');
+                lay_out(n, comps, steps, text);
+            }
+            text.push(b'}');
+        }
+    }
+}
+
+/// The steps writing `text` and then `component`.
+fn step(steps: &mut Vec<Step>, text: &[u8], component: Option<(usize, Option<Scalar>)>) {
+    let mut pieces: Vec<&[u8]> = text.chunks(PIECE).collect();
+    if pieces.is_empty() {
+        pieces.push(&[]);
+    }
+    let last = pieces.len() - 1;
+    for (i, piece) in pieces.into_iter().enumerate() {
+        let mut s = Step {
+            text: [0; PIECE],
+            len: piece.len(),
+            component: if i == last { component } else { None },
+        };
+        s.text[..piece.len()].copy_from_slice(piece);
+        steps.push(s);
+    }
+}
+
+/// A math value's components (`values`) through its kind's [`plan`].
+fn shaped(out: &mut Vec<u8>, steps: &[Step], values: &[f64]) {
+    for s in steps {
+        put_prefix(out, &s.text, s.len);
+        if let Some((i, scalar)) = s.component {
+            let x = values.get(i).copied().unwrap_or_default();
+            match scalar {
+                Some(Scalar::I32) => int(out, i64::from(x as i32)),
                 Some(Scalar::F32) => real32(out, f32::from_bits(real_to_f32_bits(x))),
                 _ => real(out, x),
             }
-        }
-        Tree::Array(items) => seq(out, items, |out, n| shaped(out, n, comps, values)),
-        flat @ Tree::Struct(fields) if flat.is_flat() => {
-            seq(out, fields, |out, (_, n)| shaped(out, n, comps, values))
-        }
-        Tree::Struct(fields) => {
-            out.push(b'{');
-            for (i, (name, n)) in fields.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                string(out, name);
-                out.push(b':');
-                shaped(out, n, comps, values);
-            }
-            out.push(b'}');
         }
     }
 }
@@ -681,6 +912,44 @@ fn shaped(out: &mut Vec<u8>, shape: &Tree, comps: &[Component], values: &[f64]) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The word-at-a-time [`clean`] agrees with the [`ESCAPED`] table on every byte at every
+    /// place of every length it treats apart, beside bytes that need no escape and bytes
+    /// just above and below the ones that do (where a borrow could mislead it).
+    #[test]
+    fn clean_agrees_with_the_table() {
+        for fill in [b'a', b'!', b'#', b'[', b']', 0x20, 0x7f, 0x80, 0xdf, 0xff] {
+            for len in 0..=20 {
+                for at in 0..len {
+                    for b in 0..=255u8 {
+                        let mut text = vec![fill; len];
+                        text[at] = b;
+                        let by_table = !text.iter().any(|&c| ESCAPED[usize::from(c)]);
+                        assert_eq!(clean(&text), by_table, "{text:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`digits`] writes what serde_json's integer formatter writes, at every digit count.
+    #[test]
+    fn digits_print_as_serde_json_does() {
+        let mut cases = vec![0, u64::MAX, u64::MAX - 1];
+        let mut p = 1u64;
+        for _ in 0..20 {
+            cases.extend([p - 1, p, p + 1, p.saturating_mul(2), p.saturating_mul(9)]);
+            p = p.saturating_mul(10);
+        }
+        cases.extend((0..100_000).chain((0..64).map(|e| 1 << e)));
+        for u in cases {
+            let mut ours = Vec::new();
+            digits(&mut ours, u);
+            let mut theirs = Vec::new();
+            Fmt {}.write_u64(&mut theirs, u).unwrap();
+            assert_eq!(ours, theirs, "{u}");
+        }
+    }
 
     /// The fast path for whole reals writes what serde_json's own formatter writes, on each
     /// side of every power of ten and two it covers and around its edges.
