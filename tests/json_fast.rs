@@ -195,6 +195,162 @@ fn strings_and_layouts_the_fast_reader_takes_or_leaves() {
     assert!(json::from_json_str(&deep(1033)).is_err());
 }
 
+/// Leaves the fast reader reads itself (packed arrays, NodePaths, math values in objects)
+/// and every way of writing them that it leaves to serde_json and the serde reader: both
+/// must read the same, or both refuse.
+#[test]
+fn leaves_read_directly_agree_with_the_serde_reader() {
+    let v = |ty: &str, value: &str| format!(r#"{{"type":"{ty}","value":{value}}}"#);
+    let mut n = 0;
+    for (ty, value, ok) in [
+        ("PackedByteArray", r#""""#, true),
+        ("PackedByteArray", r#""00fF10""#, true),
+        ("PackedByteArray", r#""00 ff""#, true),
+        ("PackedByteArray", r#""+f00""#, true),
+        ("PackedByteArray", r#""0""#, false),
+        ("PackedByteArray", r#""0g""#, false),
+        ("PackedByteArray", r#""\u0030\u0031""#, true),
+        ("PackedByteArray", r#"{"engine_utf8":"3030"}"#, true),
+        ("PackedByteArray", "[0]", false),
+        ("PackedInt32Array", "[]", true),
+        ("PackedInt32Array", "[10,20,-5]", true),
+        ("PackedInt32Array", "[ 1 , 2 ]", true),
+        ("PackedInt32Array", "[2147483647,-2147483648]", true),
+        ("PackedInt32Array", "[2147483648]", false),
+        ("PackedInt32Array", "[-0]", false),
+        ("PackedInt32Array", "[1.0]", false),
+        ("PackedInt32Array", r#"["1"]"#, false),
+        ("PackedInt32Array", "[1,]", false),
+        ("PackedInt64Array", "[9223372036854775807,-1]", true),
+        ("PackedInt64Array", r#"["-9223372036854775808"]"#, true),
+        ("PackedInt64Array", "[9223372036854775808]", false),
+        (
+            "PackedFloat32Array",
+            "[0.1,-0,1e-50,3.4028235677973366e38]",
+            true,
+        ),
+        ("PackedFloat32Array", r#"["nan:0x7fc00001","-inf"]"#, true),
+        (
+            "PackedFloat64Array",
+            r#"[0.1,-0.0,18446744073709551615,"nan"]"#,
+            true,
+        ),
+        ("PackedStringArray", r#"["alpha","b\"eta",""]"#, true),
+        (
+            "PackedStringArray",
+            r#"["a",{"engine_utf8":"eda080"}]"#,
+            true,
+        ),
+        ("PackedStringArray", "[1]", false),
+        ("PackedVector3Array", "[[1.0,0.0,1.0],[-4.0,0.0,2.5]]", true),
+        ("PackedVector3Array", "[]", true),
+        ("PackedVector3Array", "[[1,2]]", false),
+        ("PackedVector3Array", r#"[[1,2,"inf"]]"#, true),
+        ("PackedVector2iArray", "[[1,2],[3,-4]]", true),
+        ("PackedVector2iArray", "[[1,2.5]]", false),
+        ("PackedColorArray", "[[0.1,0.2,0.3,1]]", true),
+        ("NodePath", r#""/root/a:b""#, true),
+        (
+            "NodePath",
+            r#"{"names":["root","Game"],"subnames":["transform"],"absolute":true}"#,
+            true,
+        ),
+        (
+            "NodePath",
+            r#"{ "names" : [ ] , "subnames" : [ ] , "absolute" : false }"#,
+            true,
+        ),
+        // Keys in another order, missing, repeated or unknown are the serde reader's.
+        (
+            "NodePath",
+            r#"{"subnames":["x"],"names":["a"],"absolute":true}"#,
+            true,
+        ),
+        ("NodePath", r#"{"names":["a"],"subnames":[]}"#, true),
+        (
+            "NodePath",
+            r#"{"names":["a"],"subnames":[],"absolute":true,"absolute":false}"#,
+            true,
+        ),
+        (
+            "NodePath",
+            r#"{"names":["a"],"names":["b"],"subnames":[],"absolute":true}"#,
+            true,
+        ),
+        (
+            "NodePath",
+            r#"{"names":["a"],"subnames":[],"absolute":true,"x":1}"#,
+            true,
+        ),
+        (
+            "NodePath",
+            r#"{"names":["a"],"subnames":[],"absolute":1}"#,
+            false,
+        ),
+        (
+            "NodePath",
+            r#"{"n\u0061mes":["a"],"subnames":[],"absolute":true}"#,
+            true,
+        ),
+        (
+            "NodePath",
+            r#"{"names":[{"engine_utf8":"eda080"}],"subnames":[],"absolute":true}"#,
+            true,
+        ),
+        (
+            "Transform3D",
+            r#"{"basis":{"rows":[[1,0,0],[0,1,0],[0,0,1]]},"origin":[0.0,10.0,-5.0]}"#,
+            true,
+        ),
+        (
+            "Transform3D",
+            r#"{"origin":[0,10,-5],"basis":{"rows":[[1,0,0],[0,1,0],[0,0,1]]}}"#,
+            true,
+        ),
+        (
+            "Transform3D",
+            r#"{"basis":{"rows":[[1,0,0],[0,1,0],[0,0,"-inf"]]},"origin":[0,0,0]}"#,
+            true,
+        ),
+        (
+            "Transform3D",
+            r#"{"basis":{"rows":[[1,0,0],[0,1,0]]},"origin":[0,0,0]}"#,
+            false,
+        ),
+        (
+            "Transform3D",
+            r#"{"basis":{"rows":[[1,0,0],[0,1,0],[0,0,1]],"rows":[[2,0,0],[0,2,0],[0,0,2]]},"origin":[0,0,0]}"#,
+            true,
+        ),
+        ("Transform3D", "[1,0,0,0,1,0,0,0,1,0,0,0]", false),
+        (
+            "Transform2D",
+            r#"{"x":[1,0],"y":[0,1],"origin":[5,6]}"#,
+            true,
+        ),
+        ("Rect2i", r#"{"position":[1,2],"size":[3,-4]}"#, true),
+        ("Plane", r#"{"normal":[0,1,0],"d":2.5}"#, true),
+        (
+            "Projection",
+            r#"{"columns":[[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]}"#,
+            true,
+        ),
+        ("Quaternion", "[0,0,0,1]", true),
+        ("Color", "[0.1,0.2,0.3]", false),
+    ] {
+        let text = v(ty, value);
+        let (fast, serde) = readers_apart(&text);
+        assert_eq!(serde.is_ok(), ok, "{text}: {serde:?}");
+        match (fast, serde) {
+            (Some(f), Ok(s)) => assert!(f.same(&s), "{text}: {f:?} vs {s:?}"),
+            (None, Err(_)) => {}
+            (f, s) => panic!("{text}: the fast reader gave {f:?}, the serde reader {s:?}"),
+        }
+        n += 1;
+    }
+    assert!(n > 50);
+}
+
 #[test]
 fn json_lines_read_fast_keep_their_document_and_line_numbers() {
     let good = r#"{"type":"Int","value":1}"#;

@@ -4,10 +4,11 @@
 //! through serde's visitors took 4 s of CPU for the 280 MB of JSON of a 100 MB savegame.
 //! This reader takes value objects whose `type` comes before their `value` (compact or with
 //! blanks, other keys such as `element_type` before, between or after them), Arrays and
-//! Dictionaries with or without element types, Int, Float, Bool and String leaves written
-//! as plain JSON tokens, and math values written as one flat array of numbers; every other
-//! leaf's `value` is parsed into a [`Value`] and converted by [`Reader`], as the serde reader
-//! converts it. On anything else (a `value` before the `type`, a repeated key, a mistake,
+//! Dictionaries with or without element types, and leaves as the writer writes them: plain
+//! JSON tokens, math values and packed arrays with numbers for components, objects (a
+//! NodePath, a Transform3D) with exactly the writer's keys in its order. Any other leaf's
+//! `value` (a real written as "inf", a string as `engine_utf8`, an Object…) is parsed into a
+//! [`Value`] and converted by [`Reader`], as the serde reader converts it. On anything else (a `value` before the `type`, a repeated key, a mistake,
 //! nesting past [`MAX_FAST_DEPTH`]) it answers `None`, and [`super::seed::read_document`]
 //! reads the document from its start: results are the serde reader's, and every error is
 //! its own. `tests/json_fast.rs` and the fuzz target `json` check that both agree.
@@ -43,6 +44,19 @@ fn plain_run(s: &[u8]) -> usize {
         .iter()
         .position(|&c| ESCAPED[usize::from(c)])
         .unwrap_or(tail.len())
+}
+
+/// The bytes of a hex string, when it is only pairs of hex digits (blanks, signs and odd
+/// lengths are the serde reader's).
+fn hex_bytes(s: &str) -> Option<Vec<u8>> {
+    let nibble = |c: u8| (c as char).to_digit(16);
+    let s = s.as_bytes();
+    if s.len() % 2 == 1 {
+        return None;
+    }
+    s.chunks_exact(2)
+        .map(|p| Some((nibble(p[0])? << 4 | nibble(p[1])?) as u8))
+        .collect()
 }
 
 /// The keys beside `type` and `value` read so far (none when `None`).
@@ -249,18 +263,13 @@ impl<'t> Fast<'t> {
         Some(match (kind, c) {
             (Kind::Int, b'-' | b'0'..=b'9') => Variant::Int(self.int()?),
             (Kind::Float, b'-' | b'0'..=b'9') => Variant::Float(self.real()?),
-            (Kind::Bool, b't') => self.literal(b"true").map(|()| Variant::Bool(true))?,
-            (Kind::Bool, b'f') => self.literal(b"false").map(|()| Variant::Bool(false))?,
+            (Kind::Bool, b't' | b'f') => Variant::Bool(self.bool()?),
             (Kind::String, b'"') => Variant::String(GString::from(&*self.string()?)),
             (Kind::StringName, b'"') => {
                 Variant::StringName(StringName(GString::from(&*self.string()?)))
             }
             (Kind::Array | Kind::TypedArray | Kind::PackedTypedArray, b'[') => {
-                let mut items = Vec::new();
-                self.elements(|p| {
-                    items.push(p.value()?);
-                    Some(())
-                })?;
+                let items = self.each(Self::value)?;
                 // Its element type, if any, is set once the object is read.
                 Variant::Array(Array { items, typed: None })
             }
@@ -280,10 +289,11 @@ impl<'t> Fast<'t> {
             }
             // Containers of any other shape are the serde reader's.
             _ if container => return None,
-            (_, b'[') if kind.packed_element().is_none() && components_of(kind).is_some() => {
-                // A component written as a string ("inf", a NaN's bits) takes the longer way.
+            _ => {
+                // A leaf written otherwise (a real as "inf", a string as `engine_utf8`, a
+                // path's keys in another order…) takes the longer way.
                 let at = self.i;
-                match self.math(kind) {
+                match self.leaf(kind) {
                     Some(v) => v,
                     None => {
                         self.i = at;
@@ -291,8 +301,79 @@ impl<'t> Fast<'t> {
                     }
                 }
             }
-            _ => self.other(kind, beside)?,
         })
+    }
+
+    /// The `value` of a leaf other than an Int, Float, Bool or String, as the writer writes
+    /// it (the JSON form's table in the module docs of [`super`]).
+    fn leaf(&mut self, kind: Kind) -> Option<Variant> {
+        Some(match kind {
+            Kind::PackedByteArray => Variant::PackedByteArray(hex_bytes(&self.string()?)?),
+            Kind::PackedInt32Array => {
+                Variant::PackedInt32Array(self.each(|p| i32::try_from(p.int()?).ok())?)
+            }
+            Kind::PackedInt64Array => Variant::PackedInt64Array(self.each(Self::int)?),
+            Kind::PackedFloat32Array => Variant::PackedFloat32Array(
+                self.each(|p| Some(f32::from_bits(real_to_f32_bits(p.real()?))))?,
+            ),
+            Kind::PackedFloat64Array => Variant::PackedFloat64Array(self.each(Self::real)?),
+            Kind::PackedStringArray => Variant::PackedStringArray(self.each(Self::gstring)?),
+            Kind::NodePath => Variant::NodePath(Box::new(self.node_path()?)),
+            _ if components_of(kind).is_some() => self.math(kind)?,
+            _ => return None,
+        })
+    }
+
+    /// A NodePath: a path string, or the writer's object (its keys in its order).
+    fn node_path(&mut self) -> Option<NodePath> {
+        if self.peek()? == b'"' {
+            return Some(NodePath::parse(&self.string()?));
+        }
+        self.eat(b'{')?;
+        self.key("names")?;
+        let names = self.each(Self::gstring)?;
+        self.eat(b',')?;
+        self.key("subnames")?;
+        let subnames = self.each(Self::gstring)?;
+        self.eat(b',')?;
+        self.key("absolute")?;
+        let absolute = self.bool()?;
+        self.eat(b'}')?;
+        Some(NodePath {
+            names,
+            subnames,
+            absolute,
+        })
+    }
+
+    /// The key `name` of an object and its colon. Objects other than value objects are read
+    /// only with exactly the writer's keys in its order: then a repeated, missing or unknown
+    /// key, which the serde reader judges, cannot be among them.
+    fn key(&mut self, name: &str) -> Option<()> {
+        (self.string()? == name).then_some(())?;
+        self.eat(b':')
+    }
+
+    fn bool(&mut self) -> Option<bool> {
+        match self.peek()? {
+            b't' => self.literal(b"true").map(|()| true),
+            _ => self.literal(b"false").map(|()| false),
+        }
+    }
+
+    /// A string that is a JSON string (not `engine_utf8`).
+    fn gstring(&mut self) -> Option<GString> {
+        Some(GString::from(&*self.string()?))
+    }
+
+    /// A JSON array whose elements `one` reads.
+    fn each<T>(&mut self, mut one: impl FnMut(&mut Self) -> Option<T>) -> Option<Vec<T>> {
+        let mut out = Vec::new();
+        self.elements(|p| {
+            out.push(one(p)?);
+            Some(())
+        })?;
+        Some(out)
     }
 
     /// A JSON array (its `[` next) whose elements `one` reads, with their commas.
@@ -315,34 +396,63 @@ impl<'t> Fast<'t> {
         }
     }
 
-    /// A math value written as one array of numbers (`Vector2`, `Color`, …: the shape
-    /// [`Reader`] reads with `shaped`); nested shapes are the serde reader's.
+    /// A math value, or a packed array of them, in its shape (the module docs of [`super`]).
     fn math(&mut self, kind: Kind) -> Option<Variant> {
-        let comps = components_of(kind)?;
-        let mut out = [0.0; 16];
-        self.eat(b'[')?;
-        let mut n = 0;
-        let mut one = |p: &mut Self, t: &Tree| -> Option<()> {
-            let Tree::Scalar(i) = *t else { return None };
-            if n > 0 {
-                p.eat(b',')?;
-            }
-            n += 1;
-            *out.get_mut(i)? = match comps.get(i)?.scalar {
-                Scalar::I32 => f64::from(i32::try_from(p.int()?).ok()?),
-                // What `Reader::real32` makes of a number, widened as `shaped` widens it.
-                Scalar::F32 => real_from_f32_bits(real_to_f32_bits(p.real()?)),
-                Scalar::Real => p.real()?,
-            };
-            Some(())
+        let Some(element) = kind.packed_element() else {
+            let mut out = [0.0; 16];
+            self.shaped(tree_of(kind)?, components_of(kind)?, &mut out)?;
+            return fixed_from(kind, &mut |i| out.get(i).copied().unwrap_or_default());
         };
-        match tree_of(kind)? {
-            Tree::Array(items) => items.iter().try_for_each(|t| one(self, t))?,
-            Tree::Struct(fields) => fields.iter().try_for_each(|(_, t)| one(self, t))?,
-            Tree::Scalar(_) => return None,
+        let (shape, comps) = (tree_of(element)?, components_of(element)?);
+        let n = comps.len().max(1);
+        let mut vals = Vec::new();
+        let mut len = 0;
+        self.elements(|p| {
+            let at = vals.len();
+            vals.resize(at + n, 0.0);
+            len += 1;
+            p.shaped(shape, comps, &mut vals[at..])
+        })?;
+        packed_from(kind, len, &mut |i| vals.get(i).copied().unwrap_or_default())
+    }
+
+    /// The components of a math value laid out in `shape`, into `out` (as [`Reader`] reads
+    /// them; a component written as a string, such as "inf", is the serde reader's).
+    fn shaped(&mut self, shape: &Tree, comps: &[Component], out: &mut [f64]) -> Option<()> {
+        let (items, fields): (&[Tree], &[(&str, Tree)]) = match shape {
+            Tree::Scalar(i) => {
+                *out.get_mut(*i)? = match comps.get(*i)?.scalar {
+                    Scalar::I32 => f64::from(i32::try_from(self.int()?).ok()?),
+                    // What `Reader::real32` makes of a number, widened as `shaped` widens it.
+                    Scalar::F32 => real_from_f32_bits(real_to_f32_bits(self.real()?)),
+                    Scalar::Real => self.real()?,
+                };
+                return Some(());
+            }
+            Tree::Struct(fields) if !shape.is_flat() => {
+                self.eat(b'{')?;
+                for (k, (name, t)) in fields.iter().enumerate() {
+                    if k > 0 {
+                        self.eat(b',')?;
+                    }
+                    self.key(name)?;
+                    self.shaped(t, comps, out)?;
+                }
+                return self.eat(b'}');
+            }
+            // An array, or a struct of scalars written as one.
+            Tree::Struct(fields) => (&[], fields),
+            Tree::Array(items) => (items, &[]),
+        };
+        self.eat(b'[')?;
+        let trees = items.iter().chain(fields.iter().map(|(_, t)| t));
+        for (k, t) in trees.enumerate() {
+            if k > 0 {
+                self.eat(b',')?;
+            }
+            self.shaped(t, comps, out)?;
         }
-        self.eat(b']')?;
-        fixed_from(kind, &mut |i| out.get(i).copied().unwrap_or_default())
+        self.eat(b']')
     }
 
     /// Any other leaf: its `value` parsed by serde_json and converted as the serde reader
