@@ -455,3 +455,57 @@ fn json_lines_read_on_threads_are_read_values_results() {
         }
     }
 }
+
+/// Dictionaries whose keys are all different are built at once, the others entry by entry:
+/// both as the serde reader builds them (the last value of a repeated key, at its first
+/// place; keys an engine keeps apart kept apart).
+#[test]
+fn dictionary_keys_are_kept_as_the_serde_reader_keeps_them() {
+    let int = |i: i64| format!(r#"{{"type":"Int","value":{i}}}"#);
+    let string = |s: &str| format!(r#"{{"type":"String","value":"{s}"}}"#);
+    let dict = |entries: &[(String, String)]| {
+        let e: Vec<String> = entries.iter().map(|(k, v)| format!("[{k},{v}]")).collect();
+        format!(r#"{{"type":"Dictionary","value":[{}]}}"#, e.join(","))
+    };
+    let empty = r#"{"type":"Dictionary","value":[]}"#.to_string();
+    let object = r#"{"type":"Object","value":{"id":7}}"#.to_string();
+    let float = |x: &str| format!(r#"{{"type":"Float","value":{x}}}"#);
+    let mut cases = vec![
+        vec![(string("a"), int(1)), (string("b"), int(2))],
+        vec![
+            (string("a"), int(1)),
+            (string("b"), int(2)),
+            (string("a"), int(3)),
+        ],
+        vec![
+            (string("1"), int(1)),
+            (int(1), int(2)),
+            (float("1.0"), int(3)),
+        ],
+        vec![(int(1), int(1)), (string("x"), int(2)), (int(1), int(3))],
+        vec![(float("\"nan\""), int(1)), (float("\"-nan\""), int(2))],
+        vec![(float("0.0"), int(1)), (float("-0.0"), int(2))],
+        vec![(empty.clone(), int(1)), (empty.clone(), int(2))],
+        vec![(object.clone(), int(1)), (object.clone(), int(2))],
+        vec![
+            (object.clone(), int(1)),
+            (string("o"), int(2)),
+            (object, int(3)),
+        ],
+    ];
+    for n in [16, 32, 33, 40] {
+        let distinct: Vec<_> = (0..n).map(|i| (string(&format!("k{i}")), int(i))).collect();
+        let mut repeated = distinct.clone();
+        repeated.push((string("k3"), int(-1)));
+        cases.push(distinct);
+        cases.push(repeated);
+    }
+    for entries in cases {
+        let text = dict(&entries);
+        let read = agree(&text).unwrap_or_else(|| panic!("the fast reader gave up: {text}"));
+        let Variant::Dictionary(d) = read else {
+            panic!("{text}: {read:?}")
+        };
+        assert!(d.len() <= entries.len(), "{text}");
+    }
+}

@@ -16,6 +16,7 @@
 use super::read::Reader;
 use super::write::ESCAPED;
 use super::*;
+use crate::variant::key::same_key;
 
 /// Value objects nested deeper than this go to the serde reader (each takes two JSON levels).
 const MAX_FAST_DEPTH: u32 = MAX_JSON_DEPTH as u32 / 2;
@@ -74,6 +75,8 @@ pub(super) fn read(text: &str) -> Option<Variant> {
         s: text.as_bytes(),
         i: 0,
         depth: 0,
+        items: Vec::new(),
+        entries: Vec::new(),
     };
     let v = p.value()?;
     p.blanks();
@@ -85,6 +88,12 @@ struct Fast<'t> {
     s: &'t [u8],
     i: usize,
     depth: u32,
+    /// The elements of the Arrays being read, innermost last: each Array takes its own from
+    /// the end (`split_off`: one allocation of their number), instead of growing a vector of
+    /// its own.
+    items: Vec<Variant>,
+    /// The same for the entries of the Dictionaries being read.
+    entries: Vec<(Variant, Variant)>,
 }
 
 impl<'t> Fast<'t> {
@@ -269,23 +278,28 @@ impl<'t> Fast<'t> {
                 Variant::StringName(StringName(GString::from(&*self.string()?)))
             }
             (Kind::Array | Kind::TypedArray | Kind::PackedTypedArray, b'[') => {
-                let items = self.each(Self::value)?;
+                let start = self.items.len();
+                self.elements(|p| {
+                    let v = p.value()?;
+                    p.items.push(v);
+                    Some(())
+                })?;
+                let items = self.items.split_off(start);
                 // Its element type, if any, is set once the object is read.
                 Variant::Array(Array { items, typed: None })
             }
             (Kind::Dictionary, b'[') => {
-                let mut d = Dictionary::new();
+                let start = self.entries.len();
                 self.elements(|p| {
                     p.eat(b'[')?;
                     let k = p.value()?;
                     p.eat(b',')?;
                     let v = p.value()?;
                     p.eat(b']')?;
-                    // The key rule of every reader (see `Dictionary::insert_read`).
-                    d.insert_read(k, v, true);
+                    p.entries.push((k, v));
                     Some(())
                 })?;
-                Variant::Dictionary(d)
+                Variant::Dictionary(self.dictionary(start))
             }
             // Containers of any other shape are the serde reader's.
             _ if container => return None,
@@ -302,6 +316,25 @@ impl<'t> Fast<'t> {
                 }
             }
         })
+    }
+
+    /// The Dictionary of the entries read from `start` on, as the key rule of every reader
+    /// builds it (see `Dictionary::insert_read`).
+    fn dictionary(&mut self, start: usize) -> Dictionary {
+        // Without two keys that are the same, every entry is kept as it comes: checked for a
+        // few keys at once, instead of an entry at a time against the ones before it.
+        let e = &self.entries[start..];
+        let unique = e.len() <= 32
+            && (1..e.len()).all(|j| e[..j].iter().all(|(k, _)| !same_key(k, &e[j].0)));
+        let entries = self.entries.split_off(start);
+        if unique {
+            return Dictionary::from_unique(entries, None);
+        }
+        let mut d = Dictionary::new();
+        for (k, v) in entries {
+            d.insert_read(k, v, true);
+        }
+        d
     }
 
     /// The `value` of a leaf other than an Int, Float, Bool or String, as the writer writes
