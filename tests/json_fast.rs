@@ -509,3 +509,77 @@ fn dictionary_keys_are_kept_as_the_serde_reader_keeps_them() {
         assert!(d.len() <= entries.len(), "{text}");
     }
 }
+
+/// The decimal `digits` with a point before its last `frac` digits (`0.…` when there are
+/// fewer), and a minus sign when `negative`.
+fn decimal(digits: &str, frac: usize, negative: bool) -> String {
+    let sign = if negative { "-" } else { "" };
+    let digits = format!("{digits:0>width$}", width = frac + 1);
+    let (whole, part) = digits.split_at(digits.len() - frac);
+    let whole = whole.trim_start_matches('0');
+    let whole = if whole.is_empty() { "0" } else { whole };
+    match frac {
+        0 => format!("{sign}{whole}"),
+        _ => format!("{sign}{whole}.{part}"),
+    }
+}
+
+/// Short decimals are read by a division of exact doubles, longer ones by the standard
+/// library: every one is what serde_json reads, for Floats, math components and Ints.
+#[test]
+fn decimals_at_the_edges_of_the_short_way_read_as_serde_json_reads_them() {
+    for (digits, frac) in [
+        ("1", 0),
+        ("0", 0),
+        ("0", 1),
+        ("999999999999999", 0),
+        ("9999999999999999", 0),
+        ("999999999999999", 15),
+        ("999999999999999", 22),
+        ("999999999999999", 23),
+        ("1", 22),
+        ("1", 23),
+        ("9007199254740993", 0),
+        ("9007199254740993", 3),
+        ("123456789012345", 7),
+        ("1234567890123456", 7),
+        ("20000000298023224", 17),
+        ("999999999999999999", 0),
+        ("1000000000000000000", 0),
+        ("9223372036854775807", 0),
+        ("9223372036854775808", 0),
+        ("18446744073709551615", 0),
+        ("18446744073709551616", 0),
+        ("99999999999999999999", 0),
+    ] {
+        for negative in [false, true] {
+            let x = decimal(digits, frac, negative);
+            for text in [
+                format!(r#"{{"type":"Float","value":{x}}}"#),
+                format!(r#"{{"type":"Int","value":{x}}}"#),
+                format!(r#"{{"type":"Vector2","value":[{x},{x}]}}"#),
+                format!(r#"{{"type":"PackedFloat32Array","value":[{x}]}}"#),
+            ] {
+                agree(&text);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn decimals_read_as_serde_json_reads_them(
+        m in prop_oneof![0u64..1000, 0u64..1 << 53, any::<u64>()],
+        frac in 0usize..26,
+        negative in any::<bool>(),
+    ) {
+        let x = decimal(&m.to_string(), frac, negative);
+        let text = format!(r#"{{"type":"Float","value":{x}}}"#);
+        // Only integers below -2^63 are beyond the fast reader (and serde_json's integers).
+        let integer_beyond = frac == 0 && negative && m > 1 << 63;
+        prop_assert_eq!(agree(&text).is_some(), !integer_beyond, "{}", text);
+        agree(&format!(r#"{{"type":"Int","value":{x}}}"#));
+    }
+}

@@ -548,71 +548,113 @@ impl<'t> Fast<'t> {
     }
 
     /// A JSON number token (JSON's grammar: no leading zeros, no `+`, digits on both sides
-    /// of a point): the text, and whether it is an integer.
-    fn number(&mut self) -> Option<(&'t str, bool)> {
+    /// of a point).
+    fn number(&mut self) -> Option<Number<'t>> {
         self.blanks();
         let start = self.i;
         let s = self.s;
-        let mut j = start + usize::from(s.get(start) == Some(&b'-'));
-        let digits = |j: &mut usize| {
+        let negative = s.get(start) == Some(&b'-');
+        let mut j = start + usize::from(negative);
+        let mut mantissa = 0u64;
+        // Past 19 digits the mantissa wraps: it is used only for fewer.
+        let digits = |j: &mut usize, m: &mut u64| {
             let from = *j;
-            while let Some(b'0'..=b'9') = s.get(*j) {
+            while let Some(&c @ b'0'..=b'9') = s.get(*j) {
+                *m = m.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
                 *j += 1;
             }
             *j - from
         };
         let first = s.get(j).copied();
-        let n = digits(&mut j);
-        if n == 0 || (n > 1 && first == Some(b'0')) {
+        let whole = digits(&mut j, &mut mantissa);
+        if whole == 0 || (whole > 1 && first == Some(b'0')) {
             return None;
         }
-        let mut integer = true;
+        let mut frac = 0;
         if s.get(j) == Some(&b'.') {
             j += 1;
-            if digits(&mut j) == 0 {
+            frac = digits(&mut j, &mut mantissa);
+            if frac == 0 {
                 return None;
             }
-            integer = false;
         }
+        let mut exponent = false;
         if let Some(b'e' | b'E') = s.get(j) {
             j += 1;
             if let Some(b'+' | b'-') = s.get(j) {
                 j += 1;
             }
-            if digits(&mut j) == 0 {
+            if digits(&mut j, &mut 0) == 0 {
                 return None;
             }
-            integer = false;
+            exponent = true;
         }
         self.i = j;
         let text: &'t str = self.text;
-        Some((&text[start..j], integer))
+        Some(Number {
+            text: &text[start..j],
+            negative,
+            mantissa,
+            digits: whole + frac,
+            frac,
+            exponent,
+        })
     }
 
     /// An `Int`: a JSON integer that fits an `i64` (anything else is the serde reader's).
     fn int(&mut self) -> Option<i64> {
-        match self.number()? {
+        let n = self.number()?;
+        match n.digits {
+            _ if n.frac > 0 || n.exponent => None,
             // `-0` is a double to serde_json, which an Int refuses.
-            (t, true) if t != "-0" => t.parse().ok(),
-            _ => None,
+            _ if n.negative && n.text == "-0" => None,
+            // Below 10^18: no overflow either way.
+            ..=18 => Some(match n.negative {
+                true => -(n.mantissa as i64),
+                false => n.mantissa as i64,
+            }),
+            _ => n.text.parse().ok(),
         }
     }
 
     /// A `Float` written as a number: what serde_json's `Number::as_f64` gives for it.
     fn real(&mut self) -> Option<f64> {
-        let (t, integer) = self.number()?;
-        let x = match (integer, t.starts_with('-')) {
-            // serde_json keeps integers as integers and widens them (`-0` is -0.0 there too).
-            (true, true) => match t.parse::<i64>() {
-                Ok(0) => -0.0,
-                Ok(i) => i as f64,
-                Err(_) => return None,
-            },
+        let n = self.number()?;
+        // Up to 15 digits are exactly a double, as is 10^22 and every power of ten below:
+        // their quotient is the decimal correctly rounded, which serde_json reads too
+        // (`float_roundtrip`), and widening an integer is exact. `-0` is -0.0 both ways.
+        if n.digits <= 15 && n.frac < POW10.len() && !n.exponent {
+            let x = n.mantissa as f64 / POW10[n.frac];
+            return Some(if n.negative { -x } else { x });
+        }
+        let t = n.text;
+        let x = match (n.frac == 0 && !n.exponent, n.negative) {
+            // serde_json keeps integers as integers and widens them.
+            (true, true) => t.parse::<i64>().ok()? as f64,
             (true, false) => t.parse::<u64>().ok()? as f64,
-            // Both read decimals correctly rounded (serde_json's `float_roundtrip`); a
-            // number beyond the doubles is serde_json's error.
+            // Both read decimals correctly rounded; a number beyond the doubles is
+            // serde_json's error.
             (false, _) => t.parse::<f64>().ok().filter(|x| x.is_finite())?,
         };
         Some(x)
     }
 }
+
+/// A JSON number token, scanned.
+struct Number<'t> {
+    text: &'t str,
+    negative: bool,
+    /// Its digits before and after the point, as one integer (when there are at most 19).
+    mantissa: u64,
+    /// How many digits there are before and after the point.
+    digits: usize,
+    /// How many of them come after the point.
+    frac: usize,
+    exponent: bool,
+}
+
+/// The powers of ten that are exactly doubles.
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
