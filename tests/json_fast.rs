@@ -583,3 +583,42 @@ proptest! {
         agree(&format!(r#"{{"type":"Int","value":{x}}}"#));
     }
 }
+
+/// Type names read a word at a time: every kind's name, in other cases, cut short, run on,
+/// and with an escape at each of its bytes, compact and at the end of the text, read as the
+/// serde reader reads them.
+#[test]
+fn type_names_read_a_word_at_a_time_as_the_serde_reader_reads_them() {
+    let mut names = vec![
+        "x".repeat(23),
+        "x".repeat(24),
+        "x".repeat(25),
+        "PackedVector2ArrayPacked".into(),
+        "PackedColorArray\u{e9}".into(),
+        String::new(),
+    ];
+    for k in gdvariant::Kind::ALL {
+        let n = k.name();
+        names.extend([
+            n.to_string(),
+            n.to_lowercase(),
+            n.to_uppercase(),
+            format!("{n}x"),
+        ]);
+        names.push(n[..n.len() - 1].to_string());
+        for (i, c) in n.char_indices() {
+            names.push(format!("{}\\u{:04x}{}", &n[..i], c as u32, &n[i + 1..]));
+        }
+    }
+    let mut taken = 0;
+    for name in &names {
+        for text in [
+            format!(r#"{{"type":"{name}"}}"#),
+            format!(r#"{{"type":"{name}","value":null}}"#),
+            format!(r#"{{"type":"{name}","value":[]}}                         "#),
+        ] {
+            taken += usize::from(agree(&text).is_some());
+        }
+    }
+    assert!(taken > 60, "{taken}");
+}

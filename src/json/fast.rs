@@ -24,17 +24,9 @@ const MAX_FAST_DEPTH: u32 = MAX_JSON_DEPTH as u32 / 2;
 /// How many bytes at the start of `s` run before an [`ESCAPED`] byte, which ends the plain
 /// run of a JSON string (all of them if none), found eight bytes at a time.
 fn plain_run(s: &[u8]) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    // `(x - ONES * n) & !x & HIGH` marks the bytes of `x` below `n`: exactly at the lowest
-    // one (any mark above it may be false), so the lowest mark of the three is the answer.
-    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
     let mut n = 0;
     while let Some(w) = s.get(n..n + 8) {
-        let x = u64::from_le_bytes(w.try_into().unwrap_or_default());
-        let stop = below(x ^ (ONES * u64::from(b'"')), 1)
-            | below(x ^ (ONES * u64::from(b'\\')), 1)
-            | below(x, 0x20);
+        let stop = stops(u64::from_le_bytes(w.try_into().unwrap_or_default()));
         if stop != 0 {
             return n + (stop.trailing_zeros() / 8) as usize;
         }
@@ -45,6 +37,21 @@ fn plain_run(s: &[u8]) -> usize {
         .iter()
         .position(|&c| ESCAPED[usize::from(c)])
         .unwrap_or(tail.len())
+}
+
+/// Marks (high bits) the bytes of `x`, eight bytes of a JSON string read little-endian, that
+/// end a plain run: quotes, backslashes, control characters. The lowest mark is exact, any
+/// above it may be false: the lowest is the answer.
+#[inline]
+fn stops(x: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // `(x - ONES * n) & !x & HIGH` marks the bytes of `x` below `n`: exactly at the lowest
+    // one, so the lowest mark of the three is the first of the bytes.
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
+    below(x ^ (ONES * u64::from(b'"')), 1)
+        | below(x ^ (ONES * u64::from(b'\\')), 1)
+        | below(x, 0x20)
 }
 
 /// The bytes of a hex string, when it is only pairs of hex digits (blanks, signs and odd
@@ -236,27 +243,42 @@ impl<'t> Fast<'t> {
     /// reader's).
     fn name(&mut self) -> Option<Kind> {
         let at = self.i;
+        // Every kind's name is shorter than 24 bytes: when the text goes on for 24, the name
+        // is read in place, a word at a time up to the first byte that ends its plain run
+        // (it cannot hold a NUL, which JSON strings escape, so the zeros after it pad).
+        let Some(window) = self.s.get(at..at + 24) else {
+            return self.long_name();
+        };
+        let mut words = [0u64; 3];
+        let mut len = 24;
+        for (k, w) in window.chunks_exact(8).enumerate() {
+            let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
+            let stop = stops(w);
+            if stop != 0 {
+                let kept = stop.trailing_zeros() / 8;
+                words[k] = w & ((1u64 << (kept * 8)) - 1);
+                len = k * 8 + kept as usize;
+                break;
+            }
+            words[k] = w;
+        }
+        // Not a plain name (an escape), or too long for a kind's.
+        if window.get(len) != Some(&b'"') {
+            return self.long_name();
+        }
+        self.i = at + len + 1;
+        kind_by_words(words).or_else(|| kind_named(self.text.get(at..at + len)?))
+    }
+
+    /// [`Fast::name`] of a name that does not end within 24 bytes.
+    fn long_name(&mut self) -> Option<Kind> {
+        let at = self.i;
         let len = plain_run(&self.s[at..]);
         if self.s.get(at + len) != Some(&b'"') {
             return None;
         }
         self.i = at + len + 1;
-        // The name's words are read in place when the text goes on for 24 bytes (it cannot
-        // hold a NUL: JSON strings escape control characters).
-        let kind = match (self.s.get(at..at + 24), len <= 24) {
-            (Some(window), true) => {
-                // Without branches on the length, which varies from name to name.
-                let word = |k: usize| {
-                    let w =
-                        u64::from_le_bytes(window[k * 8..k * 8 + 8].try_into().unwrap_or_default());
-                    let kept = (len.saturating_sub(k * 8).min(8) * 8) as u32;
-                    w & 1u64.checked_shl(kept).unwrap_or(0).wrapping_sub(1)
-                };
-                kind_by_words([word(0), word(1), word(2)])
-            }
-            _ => None,
-        };
-        kind.or_else(|| kind_named(self.text.get(at..at + len)?))
+        kind_named(self.text.get(at..at + len)?)
     }
 
     /// The `value` of an object of type `kind`, with the object's other keys `beside` it.
