@@ -67,27 +67,49 @@ fn hex_bytes(s: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
-/// The keys beside `type` and `value` read so far (none when `None`).
-fn keys(beside: &Option<Map<String, Value>>) -> &Map<String, Value> {
-    static NONE: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
-    beside
-        .as_ref()
-        .unwrap_or_else(|| NONE.get_or_init(Map::new))
+/// The keys beside `type` and `value` read so far (`none`, an empty map, when `None`).
+fn keys<'a>(
+    beside: &'a Option<Map<String, Value>>,
+    none: &'static Map<String, Value>,
+) -> &'a Map<String, Value> {
+    beside.as_ref().unwrap_or(none)
 }
+
+/// Scratch stacks ([`Fast::items`], [`Fast::entries`]) of fewer elements than this are kept
+/// for the next document read on the thread, so that their room is made once, not for each
+/// line of JSON Lines; bigger ones are freed with their document.
+const SCRATCH_KEPT: usize = 1 << 12;
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Scratch> = const { std::cell::Cell::new((Vec::new(), Vec::new())) };
+}
+
+type Scratch = (Vec<Variant>, Vec<(Variant, Variant)>);
 
 /// The value of `text`, one JSON document, if it is laid out as our writer lays it out.
 pub(super) fn read(text: &str) -> Option<Variant> {
+    static NONE: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+    let (items, entries) = SCRATCH.take();
     let mut p = Fast {
         text,
         s: text.as_bytes(),
         i: 0,
         depth: 0,
-        items: Vec::new(),
-        entries: Vec::new(),
+        items,
+        entries,
+        no_keys: NONE.get_or_init(Map::new),
     };
-    let v = p.value()?;
+    let v = p.value();
     p.blanks();
-    (p.i == p.s.len()).then_some(v)
+    let whole = p.i == p.s.len();
+    let (mut items, mut entries) = (p.items, p.entries);
+    // A document given up on leaves elements behind.
+    items.clear();
+    entries.clear();
+    if items.capacity() < SCRATCH_KEPT && entries.capacity() < SCRATCH_KEPT {
+        SCRATCH.set((items, entries));
+    }
+    v.filter(|_| whole)
 }
 
 struct Fast<'t> {
@@ -101,6 +123,8 @@ struct Fast<'t> {
     items: Vec<Variant>,
     /// The same for the entries of the Dictionaries being read.
     entries: Vec<(Variant, Variant)>,
+    /// An empty map: the keys beside `type` and `value` of most value objects.
+    no_keys: &'static Map<String, Value>,
 }
 
 impl<'t> Fast<'t> {
@@ -178,24 +202,24 @@ impl<'t> Fast<'t> {
         let mut v = loop {
             if self.s[self.i..].starts_with(b",\"value\":") {
                 self.i += 9;
-                break self.payload(kind, keys(&beside))?;
+                break self.payload(kind, keys(&beside, self.no_keys))?;
             }
             match self.peek()? {
                 // Without a `value`, the serde reader converts `null`.
                 b'}' => {
                     break Reader::at_root()
-                        .payload(kind, &Value::Null, keys(&beside))
+                        .payload(kind, &Value::Null, keys(&beside, self.no_keys))
                         .ok()?
                 }
                 b',' => self.i += 1,
                 _ => return None,
             }
             match self.beside(&mut beside)? {
-                true => break self.payload(kind, keys(&beside))?,
+                true => break self.payload(kind, keys(&beside, self.no_keys))?,
                 false => continue,
             }
         };
-        let before = keys(&beside).len();
+        let before = keys(&beside, self.no_keys).len();
         while self.peek()? == b',' {
             self.i += 1;
             // A second `value` is the serde reader's (the last one counts there).
@@ -204,7 +228,7 @@ impl<'t> Fast<'t> {
             }
         }
         self.eat(b'}')?;
-        let beside = keys(&beside);
+        let beside = keys(&beside, self.no_keys);
         match &mut v {
             _ if beside.is_empty() => {}
             Variant::Array(a) => a.typed = Reader::at_root().array_type(kind, beside).ok()?,
