@@ -195,6 +195,162 @@ fn strings_and_layouts_the_fast_reader_takes_or_leaves() {
     assert!(json::from_json_str(&deep(1033)).is_err());
 }
 
+/// Leaves the fast reader reads itself (packed arrays, NodePaths, math values in objects)
+/// and every way of writing them that it leaves to serde_json and the serde reader: both
+/// must read the same, or both refuse.
+#[test]
+fn leaves_read_directly_agree_with_the_serde_reader() {
+    let v = |ty: &str, value: &str| format!(r#"{{"type":"{ty}","value":{value}}}"#);
+    let mut n = 0;
+    for (ty, value, ok) in [
+        ("PackedByteArray", r#""""#, true),
+        ("PackedByteArray", r#""00fF10""#, true),
+        ("PackedByteArray", r#""00 ff""#, true),
+        ("PackedByteArray", r#""+f00""#, true),
+        ("PackedByteArray", r#""0""#, false),
+        ("PackedByteArray", r#""0g""#, false),
+        ("PackedByteArray", r#""\u0030\u0031""#, true),
+        ("PackedByteArray", r#"{"engine_utf8":"3030"}"#, true),
+        ("PackedByteArray", "[0]", false),
+        ("PackedInt32Array", "[]", true),
+        ("PackedInt32Array", "[10,20,-5]", true),
+        ("PackedInt32Array", "[ 1 , 2 ]", true),
+        ("PackedInt32Array", "[2147483647,-2147483648]", true),
+        ("PackedInt32Array", "[2147483648]", false),
+        ("PackedInt32Array", "[-0]", false),
+        ("PackedInt32Array", "[1.0]", false),
+        ("PackedInt32Array", r#"["1"]"#, false),
+        ("PackedInt32Array", "[1,]", false),
+        ("PackedInt64Array", "[9223372036854775807,-1]", true),
+        ("PackedInt64Array", r#"["-9223372036854775808"]"#, true),
+        ("PackedInt64Array", "[9223372036854775808]", false),
+        (
+            "PackedFloat32Array",
+            "[0.1,-0,1e-50,3.4028235677973366e38]",
+            true,
+        ),
+        ("PackedFloat32Array", r#"["nan:0x7fc00001","-inf"]"#, true),
+        (
+            "PackedFloat64Array",
+            r#"[0.1,-0.0,18446744073709551615,"nan"]"#,
+            true,
+        ),
+        ("PackedStringArray", r#"["alpha","b\"eta",""]"#, true),
+        (
+            "PackedStringArray",
+            r#"["a",{"engine_utf8":"eda080"}]"#,
+            true,
+        ),
+        ("PackedStringArray", "[1]", false),
+        ("PackedVector3Array", "[[1.0,0.0,1.0],[-4.0,0.0,2.5]]", true),
+        ("PackedVector3Array", "[]", true),
+        ("PackedVector3Array", "[[1,2]]", false),
+        ("PackedVector3Array", r#"[[1,2,"inf"]]"#, true),
+        ("PackedVector2iArray", "[[1,2],[3,-4]]", true),
+        ("PackedVector2iArray", "[[1,2.5]]", false),
+        ("PackedColorArray", "[[0.1,0.2,0.3,1]]", true),
+        ("NodePath", r#""/root/a:b""#, true),
+        (
+            "NodePath",
+            r#"{"names":["root","Game"],"subnames":["transform"],"absolute":true}"#,
+            true,
+        ),
+        (
+            "NodePath",
+            r#"{ "names" : [ ] , "subnames" : [ ] , "absolute" : false }"#,
+            true,
+        ),
+        // Keys in another order, missing, repeated or unknown are the serde reader's.
+        (
+            "NodePath",
+            r#"{"subnames":["x"],"names":["a"],"absolute":true}"#,
+            true,
+        ),
+        ("NodePath", r#"{"names":["a"],"subnames":[]}"#, true),
+        (
+            "NodePath",
+            r#"{"names":["a"],"subnames":[],"absolute":true,"absolute":false}"#,
+            true,
+        ),
+        (
+            "NodePath",
+            r#"{"names":["a"],"names":["b"],"subnames":[],"absolute":true}"#,
+            true,
+        ),
+        (
+            "NodePath",
+            r#"{"names":["a"],"subnames":[],"absolute":true,"x":1}"#,
+            true,
+        ),
+        (
+            "NodePath",
+            r#"{"names":["a"],"subnames":[],"absolute":1}"#,
+            false,
+        ),
+        (
+            "NodePath",
+            r#"{"n\u0061mes":["a"],"subnames":[],"absolute":true}"#,
+            true,
+        ),
+        (
+            "NodePath",
+            r#"{"names":[{"engine_utf8":"eda080"}],"subnames":[],"absolute":true}"#,
+            true,
+        ),
+        (
+            "Transform3D",
+            r#"{"basis":{"rows":[[1,0,0],[0,1,0],[0,0,1]]},"origin":[0.0,10.0,-5.0]}"#,
+            true,
+        ),
+        (
+            "Transform3D",
+            r#"{"origin":[0,10,-5],"basis":{"rows":[[1,0,0],[0,1,0],[0,0,1]]}}"#,
+            true,
+        ),
+        (
+            "Transform3D",
+            r#"{"basis":{"rows":[[1,0,0],[0,1,0],[0,0,"-inf"]]},"origin":[0,0,0]}"#,
+            true,
+        ),
+        (
+            "Transform3D",
+            r#"{"basis":{"rows":[[1,0,0],[0,1,0]]},"origin":[0,0,0]}"#,
+            false,
+        ),
+        (
+            "Transform3D",
+            r#"{"basis":{"rows":[[1,0,0],[0,1,0],[0,0,1]],"rows":[[2,0,0],[0,2,0],[0,0,2]]},"origin":[0,0,0]}"#,
+            true,
+        ),
+        ("Transform3D", "[1,0,0,0,1,0,0,0,1,0,0,0]", false),
+        (
+            "Transform2D",
+            r#"{"x":[1,0],"y":[0,1],"origin":[5,6]}"#,
+            true,
+        ),
+        ("Rect2i", r#"{"position":[1,2],"size":[3,-4]}"#, true),
+        ("Plane", r#"{"normal":[0,1,0],"d":2.5}"#, true),
+        (
+            "Projection",
+            r#"{"columns":[[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]}"#,
+            true,
+        ),
+        ("Quaternion", "[0,0,0,1]", true),
+        ("Color", "[0.1,0.2,0.3]", false),
+    ] {
+        let text = v(ty, value);
+        let (fast, serde) = readers_apart(&text);
+        assert_eq!(serde.is_ok(), ok, "{text}: {serde:?}");
+        match (fast, serde) {
+            (Some(f), Ok(s)) => assert!(f.same(&s), "{text}: {f:?} vs {s:?}"),
+            (None, Err(_)) => {}
+            (f, s) => panic!("{text}: the fast reader gave {f:?}, the serde reader {s:?}"),
+        }
+        n += 1;
+    }
+    assert!(n > 50);
+}
+
 #[test]
 fn json_lines_read_fast_keep_their_document_and_line_numbers() {
     let good = r#"{"type":"Int","value":1}"#;
@@ -298,4 +454,171 @@ fn json_lines_read_on_threads_are_read_values_results() {
             }
         }
     }
+}
+
+/// Dictionaries whose keys are all different are built at once, the others entry by entry:
+/// both as the serde reader builds them (the last value of a repeated key, at its first
+/// place; keys an engine keeps apart kept apart).
+#[test]
+fn dictionary_keys_are_kept_as_the_serde_reader_keeps_them() {
+    let int = |i: i64| format!(r#"{{"type":"Int","value":{i}}}"#);
+    let string = |s: &str| format!(r#"{{"type":"String","value":"{s}"}}"#);
+    let dict = |entries: &[(String, String)]| {
+        let e: Vec<String> = entries.iter().map(|(k, v)| format!("[{k},{v}]")).collect();
+        format!(r#"{{"type":"Dictionary","value":[{}]}}"#, e.join(","))
+    };
+    let empty = r#"{"type":"Dictionary","value":[]}"#.to_string();
+    let object = r#"{"type":"Object","value":{"id":7}}"#.to_string();
+    let float = |x: &str| format!(r#"{{"type":"Float","value":{x}}}"#);
+    let mut cases = vec![
+        vec![(string("a"), int(1)), (string("b"), int(2))],
+        vec![
+            (string("a"), int(1)),
+            (string("b"), int(2)),
+            (string("a"), int(3)),
+        ],
+        vec![
+            (string("1"), int(1)),
+            (int(1), int(2)),
+            (float("1.0"), int(3)),
+        ],
+        vec![(int(1), int(1)), (string("x"), int(2)), (int(1), int(3))],
+        vec![(float("\"nan\""), int(1)), (float("\"-nan\""), int(2))],
+        vec![(float("0.0"), int(1)), (float("-0.0"), int(2))],
+        vec![(empty.clone(), int(1)), (empty.clone(), int(2))],
+        vec![(object.clone(), int(1)), (object.clone(), int(2))],
+        vec![
+            (object.clone(), int(1)),
+            (string("o"), int(2)),
+            (object, int(3)),
+        ],
+    ];
+    for n in [16, 32, 33, 40] {
+        let distinct: Vec<_> = (0..n).map(|i| (string(&format!("k{i}")), int(i))).collect();
+        let mut repeated = distinct.clone();
+        repeated.push((string("k3"), int(-1)));
+        cases.push(distinct);
+        cases.push(repeated);
+    }
+    for entries in cases {
+        let text = dict(&entries);
+        let read = agree(&text).unwrap_or_else(|| panic!("the fast reader gave up: {text}"));
+        let Variant::Dictionary(d) = read else {
+            panic!("{text}: {read:?}")
+        };
+        assert!(d.len() <= entries.len(), "{text}");
+    }
+}
+
+/// The decimal `digits` with a point before its last `frac` digits (`0.…` when there are
+/// fewer), and a minus sign when `negative`.
+fn decimal(digits: &str, frac: usize, negative: bool) -> String {
+    let sign = if negative { "-" } else { "" };
+    let digits = format!("{digits:0>width$}", width = frac + 1);
+    let (whole, part) = digits.split_at(digits.len() - frac);
+    let whole = whole.trim_start_matches('0');
+    let whole = if whole.is_empty() { "0" } else { whole };
+    match frac {
+        0 => format!("{sign}{whole}"),
+        _ => format!("{sign}{whole}.{part}"),
+    }
+}
+
+/// Short decimals are read by a division of exact doubles, longer ones by the standard
+/// library: every one is what serde_json reads, for Floats, math components and Ints.
+#[test]
+fn decimals_at_the_edges_of_the_short_way_read_as_serde_json_reads_them() {
+    for (digits, frac) in [
+        ("1", 0),
+        ("0", 0),
+        ("0", 1),
+        ("999999999999999", 0),
+        ("9999999999999999", 0),
+        ("999999999999999", 15),
+        ("999999999999999", 22),
+        ("999999999999999", 23),
+        ("1", 22),
+        ("1", 23),
+        ("9007199254740993", 0),
+        ("9007199254740993", 3),
+        ("123456789012345", 7),
+        ("1234567890123456", 7),
+        ("20000000298023224", 17),
+        ("999999999999999999", 0),
+        ("1000000000000000000", 0),
+        ("9223372036854775807", 0),
+        ("9223372036854775808", 0),
+        ("18446744073709551615", 0),
+        ("18446744073709551616", 0),
+        ("99999999999999999999", 0),
+    ] {
+        for negative in [false, true] {
+            let x = decimal(digits, frac, negative);
+            for text in [
+                format!(r#"{{"type":"Float","value":{x}}}"#),
+                format!(r#"{{"type":"Int","value":{x}}}"#),
+                format!(r#"{{"type":"Vector2","value":[{x},{x}]}}"#),
+                format!(r#"{{"type":"PackedFloat32Array","value":[{x}]}}"#),
+            ] {
+                agree(&text);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn decimals_read_as_serde_json_reads_them(
+        m in prop_oneof![0u64..1000, 0u64..1 << 53, any::<u64>()],
+        frac in 0usize..26,
+        negative in any::<bool>(),
+    ) {
+        let x = decimal(&m.to_string(), frac, negative);
+        let text = format!(r#"{{"type":"Float","value":{x}}}"#);
+        // Only integers below -2^63 are beyond the fast reader (and serde_json's integers).
+        let integer_beyond = frac == 0 && negative && m > 1 << 63;
+        prop_assert_eq!(agree(&text).is_some(), !integer_beyond, "{}", text);
+        agree(&format!(r#"{{"type":"Int","value":{x}}}"#));
+    }
+}
+
+/// Type names read a word at a time: every kind's name, in other cases, cut short, run on,
+/// and with an escape at each of its bytes, compact and at the end of the text, read as the
+/// serde reader reads them.
+#[test]
+fn type_names_read_a_word_at_a_time_as_the_serde_reader_reads_them() {
+    let mut names = vec![
+        "x".repeat(23),
+        "x".repeat(24),
+        "x".repeat(25),
+        "PackedVector2ArrayPacked".into(),
+        "PackedColorArray\u{e9}".into(),
+        String::new(),
+    ];
+    for k in gdvariant::Kind::ALL {
+        let n = k.name();
+        names.extend([
+            n.to_string(),
+            n.to_lowercase(),
+            n.to_uppercase(),
+            format!("{n}x"),
+        ]);
+        names.push(n[..n.len() - 1].to_string());
+        for (i, c) in n.char_indices() {
+            names.push(format!("{}\\u{:04x}{}", &n[..i], c as u32, &n[i + 1..]));
+        }
+    }
+    let mut taken = 0;
+    for name in &names {
+        for text in [
+            format!(r#"{{"type":"{name}"}}"#),
+            format!(r#"{{"type":"{name}","value":null}}"#),
+            format!(r#"{{"type":"{name}","value":[]}}                         "#),
+        ] {
+            taken += usize::from(agree(&text).is_some());
+        }
+    }
+    assert!(taken > 60, "{taken}");
 }
