@@ -21,10 +21,8 @@ use super::*;
 #[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
 enum How {
-    /// Not looked up yet.
-    Unknown,
-    /// Anything the scan does not read: it gives up.
-    GiveUp,
+    // The first four in this order: a value's step tests `Sized | Int` and `Text | Name` as
+    // ranges.
     /// A payload of fixed size (Nil, Bool, Float, RID, Callable, math values).
     Sized,
     /// An INT (sized, and its value is a key's identity).
@@ -33,6 +31,10 @@ enum How {
     Text,
     /// A StringName's text.
     Name,
+    /// Not looked up yet.
+    Unknown,
+    /// Anything the scan does not read: it gives up.
+    GiveUp,
     /// A packed array of fixed-size elements.
     Packed,
     PackedBytes,
@@ -51,13 +53,21 @@ struct Entry {
     wide: u8,
 }
 
-const UNKNOWN: Entry = Entry {
+/// What the table holds for a type id and FLAG_64: [`How`], and the payload's (or a packed
+/// element's) size with that flag.
+#[derive(Clone, Copy)]
+struct Slot {
+    how: How,
+    size: u8,
+}
+
+const UNKNOWN: Slot = Slot {
     how: How::Unknown,
-    narrow: 0,
-    wide: 0,
+    size: 0,
 };
 
-/// Type ids with a table slot; others (none in any dialect) give up.
+/// Type ids with a table slot; others (none in any dialect) give up. The table has a slot
+/// for each and FLAG_64, clear (`id`) or set (`IDS + id`).
 const IDS: usize = 64;
 
 /// An open container: elements left, and for a dictionary what it knows of the keys read so
@@ -93,7 +103,7 @@ struct Scan {
     max_depth: usize,
     max_elements: usize,
     elements: usize,
-    table: [Entry; IDS],
+    table: [Slot; 2 * IDS],
     /// Seeds the hash of big dictionaries' key tables, so crafted keys cannot crowd them.
     state: Option<std::hash::RandomState>,
 }
@@ -176,7 +186,7 @@ impl Scan {
             max_depth: usize::MAX,
             max_elements: usize::MAX,
             elements: 0,
-            table: [UNKNOWN; IDS],
+            table: [UNKNOWN; 2 * IDS],
             state: None,
         }
     }
@@ -253,19 +263,7 @@ impl Scan {
             } else {
                 &mut [0; INDEX_FROM]
             };
-            while top.left > 0 {
-                top.left -= 1;
-                if CHECK {
-                    let fp = self.key(rest)?;
-                    self.new_key(top, keys, fp)?;
-                } else if let Read::Open(..) = self.value::<false>(rest)? {
-                    // A container as a key: rare, left to the driver.
-                    return None;
-                }
-                if let Read::Open(n, dict) = self.value::<CHECK>(rest)? {
-                    return Some(Some((n, dict)));
-                }
-            }
+            self.entries::<CHECK>(rest, top, keys)
         } else {
             while top.left > 0 {
                 top.left -= 1;
@@ -273,30 +271,65 @@ impl Scan {
                     return Some(Some((n, dict)));
                 }
             }
+            Some(None)
         }
-        Some(None)
     }
 
-    /// Records a dictionary key's fingerprint; `None` when it may repeat an earlier key.
+    /// [`Scan::fill`] of a dictionary, whose small key fingerprints go to `keys`.
     #[inline(always)]
-    fn new_key(&mut self, top: &mut Open, keys: &mut [u64; INDEX_FROM], fp: u64) -> Option<()> {
-        let bit = 1u64 << (fp >> 58);
-        if top.seen & bit != 0 {
-            if let Some(index) = &mut top.index {
-                return self.indexed_key(index, fp);
+    fn entries<const CHECK: bool>(
+        &mut self,
+        rest: &mut &[u8],
+        top: &mut Open,
+        keys: &mut [u64; INDEX_FROM],
+    ) -> Option<Option<(u32, bool)>> {
+        // Worked on in locals (registers), written back as it stops.
+        let (mut r, mut left, mut seen) = (*rest, top.left, top.seen);
+        let child = loop {
+            if left == 0 {
+                break None;
             }
-            // The keys before it: the slots above its own.
-            let before = keys.get(top.left as usize + 1..top.count as usize)?;
-            if before.contains(&fp) {
+            left -= 1;
+            if CHECK {
+                let fp = self.key(&mut r)?;
+                let bit = 1u64 << (fp >> 58);
+                if seen & bit != 0 {
+                    self.seen_key(top, keys, left, fp)?;
+                }
+                seen |= bit;
+                // A key's slot in a small dictionary: the count of entries after it.
+                keys[left as usize % INDEX_FROM] = fp;
+            } else if let Read::Open(..) = self.value::<false>(&mut r)? {
+                // A container as a key: rare, left to the driver.
                 return None;
             }
-        }
-        top.seen |= bit;
-        keys[top.left as usize % INDEX_FROM] = fp;
-        Some(())
+            if let Read::Open(n, dict) = self.value::<CHECK>(&mut r)? {
+                break Some((n, dict));
+            }
+        };
+        (*rest, top.left, top.seen) = (r, left, seen);
+        Some(child)
     }
 
-    /// [`Scan::new_key`] of a dictionary of [`INDEX_FROM`] entries or more.
+    /// A key (fingerprint `fp`, `left` entries after it) whose bit was set in `seen`: `None`
+    /// when it may repeat an earlier key.
+    #[inline(never)]
+    fn seen_key(
+        &mut self,
+        top: &mut Open,
+        keys: &[u64; INDEX_FROM],
+        left: u32,
+        fp: u64,
+    ) -> Option<()> {
+        if let Some(index) = &mut top.index {
+            return self.indexed_key(index, fp);
+        }
+        // The keys before it: the slots above its own.
+        let before = keys.get(left as usize + 1..top.count as usize)?;
+        (!before.contains(&fp)).then_some(())
+    }
+
+    /// [`Scan::seen_key`] of a dictionary of [`INDEX_FROM`] entries or more.
     #[inline(never)]
     fn indexed_key(&mut self, index: &mut hashbrown::HashTable<u64>, fp: u64) -> Option<()> {
         let state = self.state.get_or_insert_with(std::hash::RandomState::new);
@@ -308,14 +341,31 @@ impl Scan {
         Some(())
     }
 
-    /// The table entry of type id `tag`, [`How::Unknown`] if not looked up yet: the steps
-    /// look it up in their rare branch, so the common types cost no check for it.
+    /// The table slot of `header`'s type id and FLAG_64, looked up the first time.
     #[inline(always)]
-    fn entry(&mut self, tag: u32) -> Entry {
-        match self.table.get(tag as usize) {
-            Some(e) => *e,
-            None => self.look_up(tag),
+    fn entry(&mut self, header: u32) -> Slot {
+        let tag = (header & quirks::TYPE_MASK) as usize;
+        if tag >= IDS {
+            return self.looked_up(header);
         }
+        match self.table[tag + usize::from(header & FLAG_64 != 0) * IDS] {
+            Slot {
+                how: How::Unknown, ..
+            } => self.looked_up(header),
+            e => e,
+        }
+    }
+
+    /// The slot of `header` as [`Scan::look_up`] works it out (and keeps it).
+    #[cold]
+    fn looked_up(&mut self, header: u32) -> Slot {
+        let e = self.look_up(header & quirks::TYPE_MASK);
+        let size = if header & FLAG_64 != 0 {
+            e.wide
+        } else {
+            e.narrow
+        };
+        Slot { how: e.how, size }
     }
     #[cold]
     #[inline(never)]
@@ -375,8 +425,15 @@ impl Scan {
                 }
             }
         };
-        if let Some(slot) = self.table.get_mut(tag as usize) {
-            *slot = e;
+        if (tag as usize) < IDS {
+            self.table[tag as usize] = Slot {
+                how: e.how,
+                size: e.narrow,
+            };
+            self.table[tag as usize + IDS] = Slot {
+                how: e.how,
+                size: e.wide,
+            };
         }
         e
     }
@@ -386,33 +443,28 @@ impl Scan {
     #[inline(always)]
     fn value<const CHECK: bool>(&mut self, rest: &mut &[u8]) -> Option<Read> {
         let (header, payload) = split_word(rest)?;
-        let e = self.entry(header & quirks::TYPE_MASK);
-        let size = usize::from(if header & FLAG_64 != 0 {
-            e.wide
-        } else {
-            e.narrow
-        });
-        *rest = match e.how {
-            How::Sized | How::Int => payload.get(size..)?,
-            How::Text | How::Name => self.text::<false>(payload)?.0,
-            // Untyped containers (the usual ones) are opened here, out of `other`'s call.
+        let e = self.entry(header);
+        // Tests in the order of how common they are, rather than a jump table.
+        if e.how as u8 <= How::Int as u8 {
+            *rest = payload.get(usize::from(e.size)..)?;
+            return Some(Read::Leaf);
+        }
+        if e.how as u8 <= How::Name as u8 {
+            *rest = self.text::<false>(payload)?.0;
+            return Some(Read::Leaf);
+        }
+        // Untyped containers (the usual ones) are opened here, out of `other`'s call.
+        let (read, after) = match e.how {
             How::Array if header & quirks::TYPED_ARRAY == 0 => {
-                let (read, after) = self.opened::<CHECK>(payload, false)?;
-                *rest = after;
-                return Some(read);
+                self.opened::<CHECK>(payload, false)?
             }
             How::Dictionary if header & (quirks::TYPED_KEY | quirks::TYPED_VALUE) == 0 => {
-                let (read, after) = self.opened::<CHECK>(payload, true)?;
-                *rest = after;
-                return Some(read);
+                self.opened::<CHECK>(payload, true)?
             }
-            _ => {
-                let (read, after) = self.other::<CHECK>(header, e, payload)?;
-                *rest = after;
-                return Some(read);
-            }
+            _ => self.other::<CHECK>(header, e, payload)?,
         };
-        Some(Read::Leaf)
+        *rest = after;
+        Some(read)
     }
 
     /// A dictionary key at the start of `rest` (which moves past it) and its fingerprint:
@@ -423,7 +475,7 @@ impl Scan {
         let (head, payload) = rest.split_first_chunk::<8>()?;
         let head = u64::from_le_bytes(*head);
         let (header, second) = (head as u32, (head >> 32) as u32);
-        let e = self.entry(header & quirks::TYPE_MASK);
+        let e = self.entry(header);
         if let How::Text | How::Name = e.how {
             // String and StringName keys of one text share a fingerprint: a dictionary with
             // both goes to the driver, which knows how each version compares them.
@@ -432,7 +484,7 @@ impl Scan {
             return Some(fp);
         }
         if e.how != How::Int {
-            return self.other_key(header, e, rest);
+            return None;
         }
         let v = if header & FLAG_64 != 0 {
             let (high, after) = split_word(payload)?;
@@ -446,40 +498,18 @@ impl Scan {
         Some(mix(u64::MAX, v as u64))
     }
 
-    /// [`Scan::key`] of a type not looked up yet (then looked up and read again), or of one
-    /// it gives up on.
-    #[inline(never)]
-    fn other_key(&mut self, header: u32, e: Entry, rest: &mut &[u8]) -> Option<u64> {
-        if e.how != How::Unknown {
-            return None;
-        }
-        self.look_up(header & quirks::TYPE_MASK);
-        self.key(rest)
-    }
-
     /// The rarer steps of [`Scan::value`], out of its loop: the payload at the start of
     /// `payload`, and what follows it.
     #[inline(never)]
     fn other<'b, const CHECK: bool>(
         &mut self,
         header: u32,
-        e: Entry,
+        e: Slot,
         payload: &'b [u8],
     ) -> Option<(Read, &'b [u8])> {
-        let e = match e.how {
-            How::Unknown => self.look_up(header & quirks::TYPE_MASK),
-            _ => e,
-        };
-        let flag = header & FLAG_64 != 0;
         match e.how {
-            // Only the first of its type comes here.
-            How::Sized | How::Int => {
-                let size = usize::from(if flag { e.wide } else { e.narrow });
-                Some((Read::Leaf, payload.get(size..)?))
-            }
-            How::Text | How::Name => Some((Read::Leaf, self.text::<false>(payload)?.0)),
             How::Packed => {
-                let stride = usize::from(if flag { e.wide } else { e.narrow });
+                let stride = usize::from(e.size);
                 let (n, data) = split_word(payload)?;
                 let n = usize::try_from(n as i32).ok()?;
                 let after = data.get(n.checked_mul(stride)?..)?;
