@@ -347,6 +347,75 @@ fn containers_are_views_unless_a_key_repeats() {
     assert_eq!(v.to_owned(), decode(&bytes, Dialect::Godot4, &o).unwrap().0);
 }
 
+/// A repeated key is caught wherever the two sit in a small or indexed dictionary, alone, in
+/// an array after a dictionary of the same size, and around or inside another dictionary with
+/// the same key names (the fast scan keeps a small dictionary's keys in a row per depth, in
+/// the slot of the count of entries after each): debug builds check the scan's verdict against
+/// the driver's, and the views against the built values.
+#[test]
+fn repeated_keys_are_caught_in_every_slot() {
+    let text = |out: &mut Vec<u8>, s: &str| {
+        out.extend([4, 0, 0, 0]);
+        out.extend((s.len() as u32).to_le_bytes());
+        out.extend(s.as_bytes());
+        out.resize(out.len().next_multiple_of(4), 0);
+    };
+    let int = |out: &mut Vec<u8>, v: u32| {
+        out.extend([2, 0, 0, 0]);
+        out.extend(v.to_le_bytes());
+    };
+    // A dictionary of `n` entries `k0`… whose entry `j` repeats the key of entry `i`, and whose
+    // entry `inner` (if any) holds `child` as its value.
+    let dict = |n: usize, repeat: Option<(usize, usize)>, inner: Option<(usize, &[u8])>| {
+        let mut out = vec![27, 0, 0, 0];
+        out.extend((n as u32).to_le_bytes());
+        for e in 0..n {
+            let k = match repeat {
+                Some((i, j)) if e == j => i,
+                _ => e,
+            };
+            text(&mut out, &format!("k{k}"));
+            match inner {
+                Some((at, child)) if at == e => out.extend(child),
+                _ => int(&mut out, e as u32),
+            }
+        }
+        out
+    };
+    let o = DecodeOptions::default();
+    let check = |bytes: &[u8], repeated: bool, what: &str| {
+        agree(bytes, Dialect::Godot4, &o).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let (v, _) = decode_borrowed(bytes, Dialect::Godot4, &o).unwrap();
+        let lazy = match &v {
+            VariantRef::Dictionary(d) => d.is_lazy(),
+            VariantRef::Array(a) => a.is_lazy(),
+            _ => panic!("{what}: {v:?}"),
+        };
+        assert_eq!(lazy, !repeated, "{what}");
+    };
+    for n in [2, 3, 15, 16, 17] {
+        let clean = dict(n, None, None);
+        for i in 0..n {
+            for j in i + 1..n {
+                let what = format!("n={n} key {j} repeats key {i}");
+                let dup = dict(n, Some((i, j)), None);
+                check(&dup, true, &what);
+                let mut array = vec![28, 0, 0, 0, 2, 0, 0, 0];
+                array.extend(&clean);
+                array.extend(&dup);
+                check(&array, true, &format!("{what}, in an array"));
+                let child = dict(n, Some((i, j)), None);
+                let around = dict(3, None, Some((1, &child)));
+                check(&around, true, &format!("{what}, inside a dictionary"));
+                let around = dict(n, Some((i, j)), Some((i, &clean)));
+                check(&around, true, &format!("{what}, around a dictionary"));
+            }
+            let around = dict(n, None, Some((i, &clean)));
+            check(&around, false, &format!("n={n} around a dictionary at {i}"));
+        }
+    }
+}
+
 /// Keys that the engine's string reading makes equal (it stops at a NUL) are the same key
 /// whether their text came through unchanged or rewritten: the views never show both.
 #[test]

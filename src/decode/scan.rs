@@ -21,10 +21,8 @@ use super::*;
 #[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
 enum How {
-    /// Not looked up yet.
-    Unknown,
-    /// Anything the scan does not read: it gives up.
-    GiveUp,
+    // The first four in this order: a value's step tests `Sized | Int` and `Text | Name` as
+    // ranges.
     /// A payload of fixed size (Nil, Bool, Float, RID, Callable, math values).
     Sized,
     /// An INT (sized, and its value is a key's identity).
@@ -33,6 +31,10 @@ enum How {
     Text,
     /// A StringName's text.
     Name,
+    /// Not looked up yet.
+    Unknown,
+    /// Anything the scan does not read: it gives up.
+    GiveUp,
     /// A packed array of fixed-size elements.
     Packed,
     PackedBytes,
@@ -51,42 +53,57 @@ struct Entry {
     wide: u8,
 }
 
-const UNKNOWN: Entry = Entry {
+/// What the table holds for a type id and FLAG_64: [`How`], and the payload's (or a packed
+/// element's) size with that flag.
+#[derive(Clone, Copy)]
+struct Slot {
+    how: How,
+    size: u8,
+}
+
+const UNKNOWN: Slot = Slot {
     how: How::Unknown,
-    narrow: 0,
-    wide: 0,
+    size: 0,
 };
 
-/// Type ids with a table slot; others (none in any dialect) give up.
+/// Type ids with a table slot; others (none in any dialect) give up. The table has a slot
+/// for each and FLAG_64, clear (`id`) or set (`IDS + id`).
 const IDS: usize = 64;
 
-/// An open container: elements left, and for a dictionary where its keys' fingerprints start
-/// in the key stack.
+/// An open container: elements left, and for a dictionary what it knows of the keys read so
+/// far. Small, so that the one being filled stays in registers; a small dictionary's key
+/// fingerprints are in the [`Rows`] row of its depth.
 struct Open {
     left: u32,
+    /// Its elements (entries).
+    count: u32,
     dict: bool,
-    /// One bit per key fingerprint's top six bits, as `DictFill::seen`.
+    /// One bit per key fingerprint's top six bits, as `DictFill::seen`; all set for a
+    /// dictionary with an index, so that every key takes the slow step.
     seen: u64,
-    keys_from: usize,
     /// Fingerprints of the keys of a dictionary of [`INDEX_FROM`] entries or more.
     index: Option<Box<hashbrown::HashTable<u64>>>,
 }
 
-/// The scan: the input, and what it has counted. The position is a local of the loop (kept in
-/// a register), passed to the steps that move it.
-struct Scan<'a> {
-    buf: &'a [u8],
+/// The key fingerprints of the small dictionary open at each depth (row `d - 1` for depth
+/// `d`): one container at most is open at a depth, so a row is never shared. A key's slot is
+/// the count of entries after it, below [`INDEX_FROM`] in a small dictionary, so keeping a
+/// fingerprint is a store.
+type Rows = SmallVec<[[u64; INDEX_FROM]; 4]>;
+const _: () = assert!(INDEX_FROM.is_power_of_two());
+
+/// The scan: the input's reading choices and what it has counted. Where it is in the input is
+/// a local of the loop (the rest of the input, a slice kept in registers), passed to the steps
+/// that move it. `CHECK` (a parameter of the steps) is whether it checks keys, depth and the
+/// element limit ([`vouch`]) or not ([`skip_value`]).
+struct Scan {
     dialect: Dialect,
     version: Version,
     keep_leading_bom: bool,
-    /// Whether it checks keys, depth and the element limit ([`vouch`]), or not ([`skip_value`]).
-    check: bool,
     max_depth: usize,
     max_elements: usize,
     elements: usize,
-    table: [Entry; IDS],
-    /// Fingerprints of the keys of every open small dictionary, innermost last.
-    keys: SmallVec<[u64; 64]>,
+    table: [Slot; 2 * IDS],
     /// Seeds the hash of big dictionaries' key tables, so crafted keys cannot crowd them.
     state: Option<std::hash::RandomState>,
 }
@@ -120,10 +137,10 @@ pub(crate) fn vouch(buf: &[u8], dialect: Dialect, options: &DecodeOptions) -> Op
     if *engine_strict {
         return None;
     }
-    let mut scan = Scan::new(buf, dialect, version, keep_leading_bom, true);
+    let mut scan = Scan::new(dialect, version, keep_leading_bom);
     scan.max_depth = max_depth;
     scan.max_elements = max_elements;
-    scan.run(0)
+    scan.run::<true>(buf, 0)
 }
 
 /// Where the value at `pos` of input that the driver accepted (with this dialect, version and
@@ -135,131 +152,186 @@ pub(crate) fn skip_value(
     version: Version,
     keep_leading_bom: bool,
 ) -> Option<usize> {
-    Scan::new(buf, dialect, Some(version), keep_leading_bom, false).run(pos)
+    Scan::new(dialect, Some(version), keep_leading_bom).run::<false>(buf, pos)
 }
 
-/// The little-endian word at `pos`, if the input holds it.
+/// The little-endian word that `rest` starts with, and what follows it.
 #[inline(always)]
-fn word_at(buf: &[u8], pos: usize) -> Option<u32> {
-    let b: [u8; 4] = buf.get(pos..pos.checked_add(4)?)?.try_into().ok()?;
-    Some(u32::from_le_bytes(b))
+fn split_word(rest: &[u8]) -> Option<(u32, &[u8])> {
+    let (w, tail) = rest.split_first_chunk::<4>()?;
+    Some((u32::from_le_bytes(*w), tail))
 }
 
-/// `pos + n`, if the input holds that many more bytes.
-#[inline(always)]
-fn advance(buf: &[u8], pos: usize, n: usize) -> Option<usize> {
-    pos.checked_add(n).filter(|&end| end <= buf.len())
+impl Open {
+    /// A container of `n` elements just opened.
+    #[inline(always)]
+    fn new<const CHECK: bool>(n: u32, dict: bool) -> Open {
+        let index = CHECK && dict && n as usize >= INDEX_FROM;
+        Open {
+            left: n,
+            count: n,
+            dict,
+            seen: if index { u64::MAX } else { 0 },
+            index: index.then(|| Box::new(hashbrown::HashTable::new())),
+        }
+    }
 }
 
-impl<'a> Scan<'a> {
-    fn new(
-        buf: &'a [u8],
-        dialect: Dialect,
-        version: Option<Version>,
-        keep_leading_bom: bool,
-        check: bool,
-    ) -> Scan<'a> {
+impl Scan {
+    fn new(dialect: Dialect, version: Option<Version>, keep_leading_bom: bool) -> Scan {
         Scan {
-            buf,
             dialect,
             version: version.unwrap_or_else(|| dialect.newest()),
             keep_leading_bom,
-            check,
             max_depth: usize::MAX,
             max_elements: usize::MAX,
             elements: 0,
-            table: [UNKNOWN; IDS],
-            keys: SmallVec::new(),
+            table: [UNKNOWN; 2 * IDS],
             state: None,
         }
     }
 
-    /// The whole value at `pos`: where it ends, or `None`. The innermost open container lives
-    /// in locals; the stack holds only those around it.
-    fn run(&mut self, pos: usize) -> Option<usize> {
-        let mut pos = pos;
-        let (n, dict) = match self.value(&mut pos)? {
-            Read::Leaf => return Some(pos),
-            Read::Open(n, dict) => (n, dict),
+    /// The whole value at `pos` of `buf`: where it ends, or `None`. The innermost open
+    /// container lives in locals; the stack holds only those around it.
+    fn run<const CHECK: bool>(&mut self, buf: &[u8], pos: usize) -> Option<usize> {
+        let mut rest = buf.get(pos..)?;
+        let end = |rest: &[u8]| buf.len() - rest.len();
+        let mut opened = match self.value::<CHECK>(&mut rest)? {
+            Read::Leaf => return Some(end(rest)),
+            Read::Open(n, dict) => Some((n, dict)),
         };
+        let max_depth = if CHECK { self.max_depth } else { usize::MAX };
+        // The driver's depth: the open containers, the innermost included. The driver checks
+        // it before each element; the scan gives up as soon as a container opens too deep.
+        let mut depth = 0;
         let mut stack: SmallVec<[Open; INLINE_DEPTH]> = SmallVec::new();
-        let mut top = self.open(n, dict);
-        // The driver's depth: the open containers, this one included.
-        let mut depth = 1;
-        let max_depth = if self.check {
-            self.max_depth
-        } else {
-            usize::MAX
-        };
+        let mut rows = Rows::new();
+        let mut top = Open::new::<CHECK>(0, false);
         loop {
-            if top.left == 0 {
-                if top.dict {
-                    self.keys.truncate(top.keys_from);
-                }
+            let child = match opened.take() {
+                Some(child) => Some(child),
+                None => self.fill::<CHECK>(&mut rest, &mut top, &mut rows, depth)?,
+            };
+            let Some((n, dict)) = child else {
                 match stack.pop() {
                     Some(parent) => {
                         top = parent;
                         depth -= 1;
                         continue;
                     }
-                    None => return Some(pos),
+                    None => return Some(end(rest)),
                 }
-            }
+            };
+            depth += 1;
             if depth > max_depth {
                 return None;
             }
-            top.left -= 1;
-            if top.dict {
-                if self.check {
-                    let fp = self.key(&mut pos)?;
-                    self.new_key(&mut top, fp)?;
-                } else if let Read::Open(..) = self.value(&mut pos)? {
-                    // A container as a key: rare, left to the driver.
-                    return None;
+            // Filled while it is a local: a container of leaves (a record) then never goes
+            // on the stack.
+            let mut frame = Open::new::<CHECK>(n, dict);
+            if CHECK && dict && rows.len() < depth {
+                rows.resize(depth, [0; INDEX_FROM]);
+            }
+            match self.fill::<CHECK>(&mut rest, &mut frame, &mut rows, depth)? {
+                None if depth > 1 => depth -= 1,
+                // The root is full: nothing is around it.
+                None => return Some(end(rest)),
+                Some(grandchild) => {
+                    let parent = std::mem::replace(&mut top, frame);
+                    if depth > 1 {
+                        stack.push(parent);
+                    }
+                    opened = Some(grandchild);
                 }
             }
-            if let Read::Open(n, dict) = self.value(&mut pos)? {
-                let child = self.open(n, dict);
-                stack.push(std::mem::replace(&mut top, child));
-                depth += 1;
-            }
         }
     }
 
-    /// A container of `n` elements just opened.
+    /// Reads elements of `top` (open at `depth`) until it is full (`None`) or one opens a
+    /// container (its count and whether it is a dictionary).
     #[inline(always)]
-    fn open(&mut self, n: u32, dict: bool) -> Open {
-        let index = if dict && self.check && n as usize >= INDEX_FROM {
-            Some(Box::new(hashbrown::HashTable::new()))
+    fn fill<const CHECK: bool>(
+        &mut self,
+        rest: &mut &[u8],
+        top: &mut Open,
+        rows: &mut Rows,
+        depth: usize,
+    ) -> Option<Option<(u32, bool)>> {
+        if top.dict {
+            let keys = if CHECK {
+                rows.get_mut(depth.wrapping_sub(1))?
+            } else {
+                &mut [0; INDEX_FROM]
+            };
+            self.entries::<CHECK>(rest, top, keys)
         } else {
-            None
-        };
-        Open {
-            left: n,
-            dict,
-            seen: 0,
-            keys_from: self.keys.len(),
-            index,
+            while top.left > 0 {
+                top.left -= 1;
+                if let Read::Open(n, dict) = self.value::<CHECK>(rest)? {
+                    return Some(Some((n, dict)));
+                }
+            }
+            Some(None)
         }
     }
 
-    /// Records a dictionary key's fingerprint; `None` when it may repeat an earlier key.
+    /// [`Scan::fill`] of a dictionary, whose small key fingerprints go to `keys`.
     #[inline(always)]
-    fn new_key(&mut self, top: &mut Open, fp: u64) -> Option<()> {
-        if let Some(index) = &mut top.index {
-            return self.new_indexed_key(index, fp);
-        }
-        let bit = 1u64 << (fp >> 58);
-        if top.seen & bit != 0 && self.keys[top.keys_from..].contains(&fp) {
-            return None;
-        }
-        top.seen |= bit;
-        self.keys.push(fp);
-        Some(())
+    fn entries<const CHECK: bool>(
+        &mut self,
+        rest: &mut &[u8],
+        top: &mut Open,
+        keys: &mut [u64; INDEX_FROM],
+    ) -> Option<Option<(u32, bool)>> {
+        // Worked on in locals (registers), written back as it stops.
+        let (mut r, mut left, mut seen) = (*rest, top.left, top.seen);
+        let child = loop {
+            if left == 0 {
+                break None;
+            }
+            left -= 1;
+            if CHECK {
+                let fp = self.key(&mut r)?;
+                let bit = 1u64 << (fp >> 58);
+                if seen & bit != 0 {
+                    self.seen_key(top, keys, left, fp)?;
+                }
+                seen |= bit;
+                // A key's slot in a small dictionary: the count of entries after it.
+                keys[left as usize % INDEX_FROM] = fp;
+            } else if let Read::Open(..) = self.value::<false>(&mut r)? {
+                // A container as a key: rare, left to the driver.
+                return None;
+            }
+            if let Read::Open(n, dict) = self.value::<CHECK>(&mut r)? {
+                break Some((n, dict));
+            }
+        };
+        (*rest, top.left, top.seen) = (r, left, seen);
+        Some(child)
     }
 
+    /// A key (fingerprint `fp`, `left` entries after it) whose bit was set in `seen`: `None`
+    /// when it may repeat an earlier key.
     #[inline(never)]
-    fn new_indexed_key(&mut self, index: &mut hashbrown::HashTable<u64>, fp: u64) -> Option<()> {
+    fn seen_key(
+        &mut self,
+        top: &mut Open,
+        keys: &[u64; INDEX_FROM],
+        left: u32,
+        fp: u64,
+    ) -> Option<()> {
+        if let Some(index) = &mut top.index {
+            return self.indexed_key(index, fp);
+        }
+        // The keys before it: the slots above its own.
+        let before = keys.get(left as usize + 1..top.count as usize)?;
+        (!before.contains(&fp)).then_some(())
+    }
+
+    /// [`Scan::seen_key`] of a dictionary of [`INDEX_FROM`] entries or more.
+    #[inline(never)]
+    fn indexed_key(&mut self, index: &mut hashbrown::HashTable<u64>, fp: u64) -> Option<()> {
         let state = self.state.get_or_insert_with(std::hash::RandomState::new);
         let h = state.hash_one(fp);
         if index.find(h, |&x| x == fp).is_some() {
@@ -269,13 +341,31 @@ impl<'a> Scan<'a> {
         Some(())
     }
 
-    /// The table entry of type id `tag`.
+    /// The table slot of `header`'s type id and FLAG_64, looked up the first time.
     #[inline(always)]
-    fn entry(&mut self, tag: u32) -> Entry {
-        match self.table.get(tag as usize) {
-            Some(e) if e.how != How::Unknown => *e,
-            _ => self.look_up(tag),
+    fn entry(&mut self, header: u32) -> Slot {
+        let tag = (header & quirks::TYPE_MASK) as usize;
+        if tag >= IDS {
+            return self.looked_up(header);
         }
+        match self.table[tag + usize::from(header & FLAG_64 != 0) * IDS] {
+            Slot {
+                how: How::Unknown, ..
+            } => self.looked_up(header),
+            e => e,
+        }
+    }
+
+    /// The slot of `header` as [`Scan::look_up`] works it out (and keeps it).
+    #[cold]
+    fn looked_up(&mut self, header: u32) -> Slot {
+        let e = self.look_up(header & quirks::TYPE_MASK);
+        let size = if header & FLAG_64 != 0 {
+            e.wide
+        } else {
+            e.narrow
+        };
+        Slot { how: e.how, size }
     }
     #[cold]
     #[inline(never)]
@@ -335,134 +425,163 @@ impl<'a> Scan<'a> {
                 }
             }
         };
-        if let Some(slot) = self.table.get_mut(tag as usize) {
-            *slot = e;
+        if (tag as usize) < IDS {
+            self.table[tag as usize] = Slot {
+                how: e.how,
+                size: e.narrow,
+            };
+            self.table[tag as usize + IDS] = Slot {
+                how: e.how,
+                size: e.wide,
+            };
         }
         e
     }
 
-    /// One value's header and payload at `*pos`; a container is only opened (its count read).
+    /// One value at the start of `rest`, which moves past it; a container is only opened
+    /// (its count read).
     #[inline(always)]
-    fn value(&mut self, pos: &mut usize) -> Option<Read> {
-        let header = word_at(self.buf, *pos)?;
-        let e = self.entry(header & quirks::TYPE_MASK);
-        let at = *pos + 4;
-        let size = usize::from(if header & FLAG_64 != 0 {
-            e.wide
-        } else {
-            e.narrow
-        });
-        *pos = match e.how {
-            How::Sized | How::Int => advance(self.buf, at, size)?,
-            How::Text | How::Name => self.text(at, false)?.0,
-            _ => {
-                let (read, end) = self.other(header, e, at)?;
-                *pos = end;
-                return Some(read);
-            }
-        };
-        Some(Read::Leaf)
-    }
-
-    /// A dictionary key at `*pos` and its fingerprint: text or an INT; anything else gives up.
-    #[inline(always)]
-    fn key(&mut self, pos: &mut usize) -> Option<u64> {
-        let header = word_at(self.buf, *pos)?;
-        let e = self.entry(header & quirks::TYPE_MASK);
-        let at = *pos + 4;
-        match e.how {
-            How::Text | How::Name => {
-                // String and StringName keys of one text share a fingerprint: a dictionary
-                // with both goes to the driver, which knows how each version compares them.
-                let (end, fp) = self.text(at, true)?;
-                *pos = end;
-                Some(fp)
-            }
-            How::Int => {
-                let v = if header & FLAG_64 != 0 {
-                    let b = self.buf.get(at..at + 8)?;
-                    *pos = at + 8;
-                    read_u64(b, 0) as i64
-                } else {
-                    *pos = at + 4;
-                    word_at(self.buf, at)? as i32 as i64
-                };
-                // Apart from text fingerprints, which start from a length below 2^31.
-                Some(mix(u64::MAX, v as u64))
-            }
-            _ => None,
+    fn value<const CHECK: bool>(&mut self, rest: &mut &[u8]) -> Option<Read> {
+        let (header, payload) = split_word(rest)?;
+        let e = self.entry(header);
+        // Tests in the order of how common they are, rather than a jump table.
+        if e.how as u8 <= How::Int as u8 {
+            *rest = payload.get(usize::from(e.size)..)?;
+            return Some(Read::Leaf);
         }
+        if e.how as u8 <= How::Name as u8 {
+            *rest = self.text::<false>(payload)?.0;
+            return Some(Read::Leaf);
+        }
+        // Untyped containers (the usual ones) are opened here, out of `other`'s call.
+        let (read, after) = match e.how {
+            How::Array if header & quirks::TYPED_ARRAY == 0 => {
+                self.opened::<CHECK>(payload, false)?
+            }
+            How::Dictionary if header & (quirks::TYPED_KEY | quirks::TYPED_VALUE) == 0 => {
+                self.opened::<CHECK>(payload, true)?
+            }
+            _ => self.other::<CHECK>(header, e, payload)?,
+        };
+        *rest = after;
+        Some(read)
     }
 
-    /// The rarer steps of [`Scan::value`], out of its loop: the payload at `at`, and its end.
+    /// A dictionary key at the start of `rest` (which moves past it) and its fingerprint:
+    /// text or an INT; anything else gives up.
+    #[inline(always)]
+    fn key(&mut self, rest: &mut &[u8]) -> Option<u64> {
+        // The header and the word after it (a text's length, an INT's low half), in one check.
+        let (head, payload) = rest.split_first_chunk::<8>()?;
+        let head = u64::from_le_bytes(*head);
+        let (header, second) = (head as u32, (head >> 32) as u32);
+        let e = self.entry(header);
+        if let How::Text | How::Name = e.how {
+            // String and StringName keys of one text share a fingerprint: a dictionary with
+            // both goes to the driver, which knows how each version compares them.
+            let (after, fp) = self.text_body::<true>(second, payload)?;
+            *rest = after;
+            return Some(fp);
+        }
+        if e.how != How::Int {
+            return None;
+        }
+        let v = if header & FLAG_64 != 0 {
+            let (high, after) = split_word(payload)?;
+            *rest = after;
+            (u64::from(high) << 32 | u64::from(second)) as i64
+        } else {
+            *rest = payload;
+            second as i32 as i64
+        };
+        // Apart from text fingerprints, which start from a length below 2^31.
+        Some(mix(u64::MAX, v as u64))
+    }
+
+    /// The rarer steps of [`Scan::value`], out of its loop: the payload at the start of
+    /// `payload`, and what follows it.
     #[inline(never)]
-    fn other(&mut self, header: u32, e: Entry, at: usize) -> Option<(Read, usize)> {
-        let buf = self.buf;
-        let flag = header & FLAG_64 != 0;
+    fn other<'b, const CHECK: bool>(
+        &mut self,
+        header: u32,
+        e: Slot,
+        payload: &'b [u8],
+    ) -> Option<(Read, &'b [u8])> {
         match e.how {
             How::Packed => {
-                let stride = usize::from(if flag { e.wide } else { e.narrow });
-                let n = usize::try_from(word_at(buf, at)? as i32).ok()?;
-                let end = advance(buf, at + 4, n.checked_mul(stride)?)?;
-                self.count(n)?;
-                Some((Read::Leaf, end))
+                let stride = usize::from(e.size);
+                let (n, data) = split_word(payload)?;
+                let n = usize::try_from(n as i32).ok()?;
+                let after = data.get(n.checked_mul(stride)?..)?;
+                self.count::<CHECK>(n)?;
+                Some((Read::Leaf, after))
             }
             How::PackedBytes => {
-                let n = usize::try_from(word_at(buf, at)? as i32).ok()?;
-                advance(buf, at + 4, n)?;
-                self.count(n)?;
+                let (n, data) = split_word(payload)?;
+                let n = usize::try_from(n as i32).ok()?;
+                data.get(..n)?;
+                self.count::<CHECK>(n)?;
                 // The padding need not be present (see the driver).
-                Some((Read::Leaf, (at + 4 + n + quirks::pad4(n)).min(buf.len())))
+                Some((Read::Leaf, data.get(n + quirks::pad4(n)..).unwrap_or(&[])))
             }
             How::PackedStrings => {
                 // A negative count is an empty array.
-                let n = (word_at(buf, at)? as i32).max(0) as usize;
-                self.count(n)?;
-                let mut pos = at + 4;
+                let (n, mut rest) = split_word(payload)?;
+                let n = (n as i32).max(0) as usize;
+                self.count::<CHECK>(n)?;
                 for _ in 0..n {
-                    pos = self.text(pos, false)?.0;
+                    rest = self.text::<false>(rest)?.0;
                 }
-                Some((Read::Leaf, pos))
+                Some((Read::Leaf, rest))
             }
             How::Array => {
-                let mut pos = at;
+                let mut rest = payload;
                 let kind = quirks::container_kind(header, quirks::TYPED_ARRAY);
                 if kind != 0 && self.dialect.has_feature(self.version, Feature::TypedArray) {
-                    pos = self.element_type(kind, pos)?;
+                    rest = self.element_type(kind, rest)?;
                 }
-                let n = quirks::container_count(word_at(buf, pos)?);
-                self.count(n as usize)?;
-                Some((Read::Open(n, false), pos + 4))
+                self.opened::<CHECK>(rest, false)
             }
             How::Dictionary => {
-                let mut pos = at;
+                let mut rest = payload;
                 let kinds = header & (quirks::TYPED_KEY | quirks::TYPED_VALUE);
                 if kinds != 0
                     && self
                         .dialect
                         .has_feature(self.version, Feature::TypedDictionary)
                 {
-                    pos =
-                        self.element_type(quirks::container_kind(header, quirks::TYPED_KEY), pos)?;
-                    pos = self
-                        .element_type(quirks::container_kind(header, quirks::TYPED_VALUE), pos)?;
+                    rest =
+                        self.element_type(quirks::container_kind(header, quirks::TYPED_KEY), rest)?;
+                    rest = self
+                        .element_type(quirks::container_kind(header, quirks::TYPED_VALUE), rest)?;
                 }
-                let n = quirks::container_count(word_at(buf, pos)?);
-                self.count(n as usize)?;
-                Some((Read::Open(n, true), pos + 4))
+                self.opened::<CHECK>(rest, true)
             }
             _ => None,
         }
     }
 
-    /// A typed container's type data for one side at `pos`: none, or a builtin type the
-    /// dialect has; a class or a script gives up. Gives where it ends.
-    fn element_type(&mut self, kind: u32, pos: usize) -> Option<usize> {
+    /// A container whose count word starts `count`: opened, and what follows the count.
+    #[inline(always)]
+    fn opened<'b, const CHECK: bool>(
+        &mut self,
+        count: &'b [u8],
+        dict: bool,
+    ) -> Option<(Read, &'b [u8])> {
+        let (n, after) = split_word(count)?;
+        let n = quirks::container_count(n);
+        self.count::<CHECK>(n as usize)?;
+        Some((Read::Open(n, dict), after))
+    }
+
+    /// A typed container's type data for one side at the start of `rest`: none, or a builtin
+    /// type the dialect has; a class or a script gives up. Gives what follows it.
+    fn element_type<'b>(&mut self, kind: u32, rest: &'b [u8]) -> Option<&'b [u8]> {
         match kind {
-            quirks::KIND_NONE => Some(pos),
+            quirks::KIND_NONE => Some(rest),
             quirks::KIND_BUILTIN => {
-                let id = word_at(self.buf, pos)?;
-                self.dialect.kind_of(self.version, id).map(|_| pos + 4)
+                let (id, after) = split_word(rest)?;
+                self.dialect.kind_of(self.version, id).map(|_| after)
             }
             _ => None,
         }
@@ -470,26 +589,41 @@ impl<'a> Scan<'a> {
 
     /// Counts `n` elements against the limit.
     #[inline(always)]
-    fn count(&mut self, n: usize) -> Option<()> {
+    fn count<const CHECK: bool>(&mut self, n: usize) -> Option<()> {
         self.elements = self.elements.saturating_add(n);
-        (!self.check || self.elements <= self.max_elements).then_some(())
+        (!CHECK || self.elements <= self.max_elements).then_some(())
     }
 
-    /// A string (`_decode_string`) at `pos`: where it ends, and its key fingerprint when
-    /// `key`. Text the engine's reading leaves as it is (ASCII without NUL) is checked a word
-    /// at a time; other text as the driver checks it, except that as a key it gives up unless
-    /// the reading leaves it unchanged.
+    /// A string (`_decode_string`) whose length word starts `rest`: what follows it, and its
+    /// key fingerprint when `KEY`.
     #[inline(always)]
-    fn text(&mut self, pos: usize, key: bool) -> Option<(usize, u64)> {
-        let n = usize::try_from(word_at(self.buf, pos)? as i32).ok()?;
-        let start = pos + 4;
-        let end = advance(self.buf, start, n + quirks::pad4(n))?;
-        let (plain, fp) = plain_ascii(self.buf, start, n, key);
+    fn text<'b, const KEY: bool>(&mut self, rest: &'b [u8]) -> Option<(&'b [u8], u64)> {
+        let (n, bytes) = split_word(rest)?;
+        self.text_body::<KEY>(n, bytes)
+    }
+
+    /// [`Scan::text`] of the length word `n` and the bytes after it. Text the engine's reading
+    /// leaves as it is (ASCII without NUL) is checked a word at a time; other text as the
+    /// driver checks it, except that as a key it gives up unless the reading leaves it
+    /// unchanged.
+    #[inline(always)]
+    fn text_body<'b, const KEY: bool>(
+        &mut self,
+        n: u32,
+        bytes: &'b [u8],
+    ) -> Option<(&'b [u8], u64)> {
+        let n = usize::try_from(n as i32).ok()?;
+        let after = bytes.get(n + quirks::pad4(n)..)?;
+        let (plain, fp) = match bytes.first_chunk::<8>() {
+            // Short text (most keys) in one load.
+            Some(word) if n <= 8 => short_plain(u64::from_le_bytes(*word), n),
+            _ => plain_ascii(bytes, 0, n, KEY),
+        };
         if plain {
-            return Some((end, fp));
+            return Some((after, fp));
         }
-        let fp = self.careful_text(&self.buf[start..start + n], key)?;
-        Some((end, fp))
+        let fp = self.careful_text(&bytes[..n], KEY)?;
+        Some((after, fp))
     }
 
     #[inline(never)]
@@ -518,6 +652,21 @@ fn packed_of<T: PackedElement>(w: bool) -> Entry {
     }
 }
 
+/// [`plain_ascii`] of text of eight bytes at most, `n`, that starts `word` (bytes past it are
+/// masked off): whether it is ASCII without NUL, and its fingerprint.
+#[inline(always)]
+fn short_plain(word: u64, n: usize) -> (bool, u64) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // The low `n` bytes (two shifts, as one of 64 bits would overflow).
+    let keep = ((1u64 << (4 * n)) << (4 * n)).wrapping_sub(1);
+    let x = word & keep;
+    // A NUL borrows and sets its own top bit (a borrow may set later ones too, which only
+    // sends the text the careful way); a byte of 0x80 or more has it set.
+    let flags = (x.wrapping_sub(ONES & keep) | x) & HIGH & keep;
+    (flags == 0, mix(n as u64, x).wrapping_mul(K))
+}
+
 /// [`plain_ascii`]'s fingerprint of text that is not plain ASCII (the engine's reading left it
 /// as it is).
 fn text_fingerprint(b: &[u8]) -> u64 {
@@ -544,6 +693,10 @@ mod tests {
                 let (plain, fp) = plain_ascii(&padded, 0, n, true);
                 assert!(plain);
                 assert_eq!(fp, text_fingerprint(text.as_bytes()), "{text:?}");
+                if n <= 8 && padded.len() >= 8 {
+                    let word = u64::from_le_bytes(padded[..8].try_into().unwrap());
+                    assert_eq!(short_plain(word, n), (true, fp), "{text:?}");
+                }
             }
         }
     }
