@@ -502,9 +502,6 @@ pub fn encode(a: EncodeArgs) -> Result<(), Failure> {
     })
 }
 
-/// The first allocation for one value's encoded frame when reading JSON.
-const FRAME_ROOM: usize = 1024;
-
 /// Encodes every value of `file` (JSON or text) and hands each frame's bytes to `put`;
 /// JSON is read on up to `threads` threads.
 fn encode_file(
@@ -522,9 +519,7 @@ fn encode_file(
             // Each value is encoded (and freed) on the thread that read it; only its bytes
             // come back here, in order.
             let framed = json::read_values_on(open(file)?, threads, |v| {
-                // Room for a typical save's value at once: growing from nothing reallocated
-                // each value's bytes several times (5% of the pipe's instructions).
-                let mut bytes = Vec::with_capacity(FRAME_ROOM);
+                let mut bytes = Vec::new();
                 frame_into(&mut bytes, &v, out_format).map(|()| bytes)
             });
             for (i, r) in framed.enumerate() {
