@@ -622,3 +622,47 @@ fn type_names_read_a_word_at_a_time_as_the_serde_reader_reads_them() {
     }
     assert!(taken > 60, "{taken}");
 }
+
+/// Containers of thousands of elements leave the reader's scratch stack whole (the stack's
+/// own buffer) and build their Dictionary in place: at the top, nested after other
+/// elements, with repeated keys (last value at the first place) and with keys kept apart.
+#[test]
+fn big_containers_read_as_the_serde_reader_reads_them() {
+    let int = |i: usize| format!(r#"{{"type":"Int","value":{i}}}"#);
+    let key = |i: usize| format!(r#"{{"type":"String","value":"k{i}"}}"#);
+    let dict = |n: usize, repeat_every: usize| {
+        let entries: Vec<String> = (0..n)
+            .map(|i| {
+                let k = if repeat_every > 0 && i % repeat_every == repeat_every - 1 {
+                    i / 2
+                } else {
+                    i
+                };
+                format!("[{},{}]", key(k), int(i))
+            })
+            .collect();
+        format!(r#"{{"type":"Dictionary","value":[{}]}}"#, entries.join(","))
+    };
+    let array = |items: Vec<String>| format!(r#"{{"type":"Array","value":[{}]}}"#, items.join(","));
+    for n in [4095, 4096, 5000] {
+        for repeat in [0, 7] {
+            let d = dict(n, repeat);
+            let v = agree(&d).expect("taken at the top");
+            let Variant::Dictionary(read) = &v else {
+                panic!("not a Dictionary")
+            };
+            if repeat == 0 {
+                assert_eq!(read.len(), n);
+            } else {
+                assert!(read.len() < n);
+            }
+            // Nested after a few elements, and after more elements than it has.
+            let few = array(vec![int(1), int(2), d.clone(), int(3)]);
+            assert!(agree(&few).is_some(), "{n} {repeat}: nested after a few");
+            let many = array((0..n + 1).map(int).chain([d.clone()]).collect());
+            assert!(agree(&many).is_some(), "{n} {repeat}: nested after more");
+        }
+        let big_array = array((0..n).map(int).collect());
+        assert!(agree(&big_array).is_some());
+    }
+}

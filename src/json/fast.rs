@@ -112,6 +112,21 @@ pub(super) fn read(text: &str) -> Option<Variant> {
     v.filter(|_| whole)
 }
 
+/// The elements from `start` on, taken off the end of a scratch stack. Most containers are
+/// small and get an allocation of their own size; a big one (past [`SCRATCH_KEPT`]
+/// elements, and the larger part of the stack) keeps the stack's own buffer and the few
+/// elements below it move to a new stack: copying a million dictionary entries out of the
+/// stack held both copies at once (330 MB instead of 231 MB for a 70 MB JSON document).
+fn take_from<T>(stack: &mut Vec<T>, start: usize) -> Vec<T> {
+    let n = stack.len() - start;
+    if n >= SCRATCH_KEPT && start <= n {
+        let mut all = std::mem::take(stack);
+        *stack = all.drain(..start).collect();
+        return all;
+    }
+    stack.split_off(start)
+}
+
 struct Fast<'t> {
     text: &'t str,
     s: &'t [u8],
@@ -330,7 +345,7 @@ impl<'t> Fast<'t> {
                     p.items.push(v);
                     Some(())
                 })?;
-                let items = self.items.split_off(start);
+                let items = take_from(&mut self.items, start);
                 // Its element type, if any, is set once the object is read.
                 Variant::Array(Array { items, typed: None })
             }
@@ -372,15 +387,11 @@ impl<'t> Fast<'t> {
         let e = &self.entries[start..];
         let unique = e.len() <= 32
             && (1..e.len()).all(|j| e[..j].iter().all(|(k, _)| !same_key(k, &e[j].0)));
-        let entries = self.entries.split_off(start);
+        let entries = take_from(&mut self.entries, start);
         if unique {
             return Dictionary::from_unique(entries, None);
         }
-        let mut d = Dictionary::new();
-        for (k, v) in entries {
-            d.insert_read(k, v, true);
-        }
-        d
+        Dictionary::from_read(entries, true)
     }
 
     /// The `value` of a leaf other than an Int, Float, Bool or String, as the writer writes

@@ -544,6 +544,55 @@ impl Dictionary {
         entries.push((key, value));
     }
 
+    /// Builds from entries in the order they were read, by the rule of
+    /// [`Dictionary::insert_read`] (a repeated key replaces the earlier value at its place;
+    /// keys an engine keeps apart stay apart), in the vector they came in: the entries move
+    /// down over the repeated ones, so a reader that gathered a million entries does not
+    /// hold a second million while the dictionary is built.
+    pub(crate) fn from_read(
+        mut entries: Vec<(Variant, Variant)>,
+        dicts_by_identity: bool,
+    ) -> Dictionary {
+        let n = entries.len();
+        let mut index: Option<KeyIndex> = (n >= key::INDEX_FROM).then(|| {
+            let state = std::hash::RandomState::new();
+            (hashbrown::HashTable::with_capacity(n), state)
+        });
+        let mut kept = 0;
+        for read in 0..n {
+            let (k, v) = std::mem::take(&mut entries[read]);
+            let apart = crate::quirks::kept_apart(&k, dicts_by_identity);
+            let earlier = match &mut index {
+                Some((table, state)) => {
+                    let h = key_hash(state, &k);
+                    let same =
+                        |s: &Slot| !apart && s.may_be(h) && key::same_key(&entries[s.pos()].0, &k);
+                    match table.entry(key::table_hash(h), same, |s| s.hash()) {
+                        hashbrown::hash_table::Entry::Occupied(slot) => Some(slot.get().pos()),
+                        hashbrown::hash_table::Entry::Vacant(slot) => {
+                            slot.insert(Slot::new(h, kept));
+                            None
+                        }
+                    }
+                }
+                None if apart => None,
+                None => entries[..kept]
+                    .iter()
+                    .position(|(e, _)| key::same_key(e, &k)),
+            };
+            match earlier {
+                Some(i) => entries[i].1 = v,
+                None => {
+                    entries[kept] = (k, v);
+                    kept += 1;
+                }
+            }
+        }
+        entries.truncate(kept);
+        let index = index.filter(|_| kept >= key::INDEX_FROM);
+        Dictionary::from_unique_indexed(entries, None, index.map(Box::new))
+    }
+
     /// Builds from entries that the caller knows to have unique keys (no duplicate check).
     pub(crate) fn from_unique(
         entries: Vec<(Variant, Variant)>,
