@@ -88,21 +88,14 @@ fn mean_seconds(form: &str, n: usize, started: std::time::SystemTime) -> Option<
     Some(v["mean"]["point_estimate"].as_f64()? / 1e9)
 }
 
-/// 10 MB of savegame: the engine's file repeated.
-fn savegame() -> Vec<u8> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/godot3/streams/savegame.sav"
-    );
-    let one = std::fs::read(path).expect("the savegame fixture");
-    one.repeat(10_000_000 / one.len())
-}
+#[path = "common/savegame.rs"]
+mod savegame;
 
 fn pipes(c: &mut Criterion) {
     use gdvariant::framing::{frame_into, frames, Framing};
     use gdvariant::Format;
     let format = Format::godot3().framing(Framing::STORE_VAR);
-    let save = savegame();
+    let save = savegame::savegame(10_000_000);
     let mut lines = Vec::new();
     for v in frames(&save, &format) {
         json::append_json(&mut lines, &v.expect("the engine's frames"));

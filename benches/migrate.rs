@@ -11,17 +11,11 @@ use gdvariant::framing::{frame_into, frames, Framing};
 use gdvariant::migrate::{migrate, migrate_in_place, Target};
 use gdvariant::{Dialect, Format};
 
-fn savegame() -> Vec<u8> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/godot3/streams/savegame.sav"
-    );
-    let one = std::fs::read(path).expect("the savegame fixture");
-    one.repeat(1_000_000 / one.len())
-}
+#[path = "common/savegame.rs"]
+mod savegame;
 
 fn convert(c: &mut Criterion) {
-    let save = savegame();
+    let save = savegame::savegame(1_000_000);
     let from_format = Format::godot3().framing(Framing::STORE_VAR);
     let to_format = Format::godot4().framing(Framing::STORE_VAR);
     let (from, to) = (
