@@ -139,16 +139,13 @@ impl<'a, B: Build<'a>> DictFill<'a, B> {
         let h = hash_with(state, &key);
         let apart = B::kept_apart(&key, self.dicts_by_identity);
         let entries = &mut self.entries;
-        match table.find(key::table_hash(h), |slot| {
-            !apart && slot.may_be(h) && entries.same_key_at(s, slot.pos(), &key)
-        }) {
-            Some(slot) => {
-                entries.set_value(slot.pos(), value);
+        let n = entries.len(s);
+        match key::find_or_file(table, h, n, |i| !apart && entries.same_key_at(s, i, &key)) {
+            Some(i) => {
+                entries.set_value(i, value);
                 self.replaced = true;
             }
             None => {
-                let slot = key::Slot::new(h, entries.len(s));
-                table.insert_unique(key::table_hash(h), slot, |s| s.hash());
                 entries.push(s, key, value);
             }
         }
@@ -163,7 +160,7 @@ impl<'a, B: Build<'a>> DictFill<'a, B> {
             let mut hasher = state.build_hasher();
             self.entries.hash_at(s, i, &mut hasher);
             let h = hasher.finish();
-            table.insert_unique(key::table_hash(h), key::Slot::new(h, i), |s| s.hash());
+            key::file(&mut table, h, i);
         }
         self.index = Some(Box::new((table, state)));
     }

@@ -18,9 +18,10 @@ pub(crate) type KeyIndex = (hashbrown::HashTable<Slot>, std::hash::RandomState);
 ///
 /// Eight bytes where `(u64, usize)` took sixteen: the index of a dictionary of a million keys
 /// takes 19 MB instead of 36 MB, beside the 80 MB of its entries. The table is given the
-/// 32 bits in both halves of its 64-bit hash ([`Slot::hash`]), so growing it rehashes from
-/// the slots alone. Positions fit: a dictionary read from bytes has at most 2^31 entries
-/// (the count's 31 bits), and one of 2^32 would take 320 GB.
+/// 32 bits in both halves of its 64-bit hash, so growing it rehashes from the slots alone.
+/// Positions fit: a dictionary read from bytes has at most 2^31 entries (the count's 31
+/// bits), and one of 2^32 would take 320 GB. Only the functions below touch slots, so every
+/// caller files and finds keys under the same hash.
 #[derive(Clone, Copy)]
 pub(crate) struct Slot {
     digest: u32,
@@ -28,44 +29,74 @@ pub(crate) struct Slot {
 }
 
 impl Slot {
-    /// The slot of the entry at `pos` whose key hashes to `hash` (a full 64-bit hash).
-    #[inline]
-    pub(crate) fn new(hash: u64, pos: usize) -> Slot {
+    fn new(hash: u64, pos: usize) -> Slot {
         Slot {
             digest: digest(hash),
             pos: u32::try_from(pos).expect("a Dictionary has fewer than 2^32 entries"),
         }
     }
 
-    /// The hash the table files this slot under: [`table_hash`] of the key's hash.
-    #[inline]
-    pub(crate) fn hash(self) -> u64 {
+    /// The hash the table files this slot under.
+    fn hash(self) -> u64 {
         spread(self.digest)
-    }
-
-    /// The entry's position.
-    #[inline]
-    pub(crate) fn pos(self) -> usize {
-        self.pos as usize
-    }
-
-    /// Whether this slot may be the key whose full hash is `hash` (a cheap test before
-    /// comparing keys).
-    #[inline]
-    pub(crate) fn may_be(self, hash: u64) -> bool {
-        self.digest == digest(hash)
-    }
-
-    /// The entries after a removed one move up a place.
-    #[inline]
-    pub(crate) fn moved_up(&mut self) {
-        self.pos -= 1;
     }
 }
 
-/// The hash to find or file a key under, from its full 64-bit hash (see [`Slot`]).
+/// Files the entry at `pos`, whose key's full hash is `hash`, in `table` (a key not there).
 #[inline]
-pub(crate) fn table_hash(hash: u64) -> u64 {
+pub(crate) fn file(table: &mut hashbrown::HashTable<Slot>, hash: u64, pos: usize) {
+    table.insert_unique(table_hash(hash), Slot::new(hash, pos), |s| s.hash());
+}
+
+/// The position of the entry whose key's full hash is `hash` and for whose position `is`
+/// holds (it compares the keys).
+#[inline]
+pub(crate) fn find(
+    table: &hashbrown::HashTable<Slot>,
+    hash: u64,
+    mut is: impl FnMut(usize) -> bool,
+) -> Option<usize> {
+    table
+        .find(table_hash(hash), |s| {
+            s.digest == digest(hash) && is(s.pos as usize)
+        })
+        .map(|s| s.pos as usize)
+}
+
+/// [`find`], or else [`file`] the entry at `pos`: one probe for both.
+#[inline]
+pub(crate) fn find_or_file(
+    table: &mut hashbrown::HashTable<Slot>,
+    hash: u64,
+    pos: usize,
+    mut is: impl FnMut(usize) -> bool,
+) -> Option<usize> {
+    let same = |s: &Slot| s.digest == digest(hash) && is(s.pos as usize);
+    match table.entry(table_hash(hash), same, |s| s.hash()) {
+        hashbrown::hash_table::Entry::Occupied(slot) => Some(slot.get().pos as usize),
+        hashbrown::hash_table::Entry::Vacant(slot) => {
+            slot.insert(Slot::new(hash, pos));
+            None
+        }
+    }
+}
+
+/// Takes out the entry at `pos` (its key's full hash is `hash`); the entries after it move
+/// up a place.
+pub(crate) fn unfile(table: &mut hashbrown::HashTable<Slot>, hash: u64, pos: usize) {
+    if let Ok(slot) = table.find_entry(table_hash(hash), |s| s.pos as usize == pos) {
+        slot.remove();
+    }
+    for s in table.iter_mut() {
+        if s.pos as usize > pos {
+            s.pos -= 1;
+        }
+    }
+}
+
+/// The hash to find or file a key under, from its full 64-bit hash.
+#[inline]
+fn table_hash(hash: u64) -> u64 {
     spread(digest(hash))
 }
 

@@ -31,7 +31,7 @@ pub(crate) mod packed;
 #[path = "../generated/value.rs"]
 #[rustfmt::skip]
 pub(crate) mod value;
-use key::{KeyIndex, Slot};
+use key::KeyIndex;
 
 pub use gstring::{GString, StrRef};
 
@@ -325,11 +325,7 @@ impl Dictionary {
             Some(index) => {
                 let (table, state) = index;
                 let h = key_hash(state, key);
-                table
-                    .find(key::table_hash(h), |s| {
-                        s.may_be(h) && key::same_key(&self.entries[s.pos()].0, key)
-                    })
-                    .map(|s| s.pos())
+                key::find(table, h, |i| key::same_key(&self.entries[i].0, key))
             }
             None => self.entries.iter().position(|(k, _)| key::same_key(k, key)),
         }
@@ -385,11 +381,7 @@ impl Dictionary {
                 let mut h = state.build_hasher();
                 key::hash_text_key(key, name, &mut h);
                 let h = h.finish();
-                table
-                    .find(key::table_hash(h), |s| {
-                        s.may_be(h) && is_key(&self.entries[s.pos()].0, name)
-                    })
-                    .map(|s| s.pos())
+                key::find(table, h, |i| is_key(&self.entries[i].0, name))
             })
             .min()
     }
@@ -439,15 +431,7 @@ impl Dictionary {
         if let Some((table, state)) = self.extra.as_mut().and_then(|x| x.index.as_deref_mut()) {
             // Drop the removed entry's slot, then move every later position up one, as the
             // entries move.
-            let h = key_hash(state, &self.entries[i].0);
-            if let Ok(slot) = table.find_entry(key::table_hash(h), |s| s.pos() == i) {
-                slot.remove();
-            }
-            for s in table.iter_mut() {
-                if s.pos() > i {
-                    s.moved_up();
-                }
-            }
+            key::unfile(table, key_hash(state, &self.entries[i].0), i);
         }
         Some(self.entries.remove(i))
     }
@@ -498,15 +482,13 @@ impl Dictionary {
             // One hash and one probe: the lookup's slot is where a new key goes (hashing the
             // key twice, to find and then to insert, was a tenth of building from JSON).
             let h = key_hash(state, &key);
-            let same = |s: &Slot| s.may_be(h) && key::same_key(&entries[s.pos()].0, &key);
-            return match table.entry(key::table_hash(h), same, |s| s.hash()) {
-                hashbrown::hash_table::Entry::Occupied(slot) => {
-                    let i = slot.get().pos();
+            let same = |i: usize| key::same_key(&entries[i].0, &key);
+            return match key::find_or_file(table, h, entries.len(), same) {
+                Some(i) => {
                     entries[i].1 = value;
                     i
                 }
-                hashbrown::hash_table::Entry::Vacant(slot) => {
-                    slot.insert(Slot::new(h, entries.len()));
+                None => {
                     entries.push((key, value));
                     entries.len() - 1
                 }
@@ -536,10 +518,7 @@ impl Dictionary {
         self.index_before_growing();
         let Dictionary { entries, extra } = self;
         if let Some((table, state)) = extra.as_mut().and_then(|x| x.index.as_deref_mut()) {
-            let h = key_hash(state, &key);
-            table.insert_unique(key::table_hash(h), Slot::new(h, entries.len()), |s| {
-                s.hash()
-            });
+            key::file(table, key_hash(state, &key), entries.len());
         }
         entries.push((key, value));
     }
@@ -564,16 +543,8 @@ impl Dictionary {
             let apart = crate::quirks::kept_apart(&k, dicts_by_identity);
             let earlier = match &mut index {
                 Some((table, state)) => {
-                    let h = key_hash(state, &k);
-                    let same =
-                        |s: &Slot| !apart && s.may_be(h) && key::same_key(&entries[s.pos()].0, &k);
-                    match table.entry(key::table_hash(h), same, |s| s.hash()) {
-                        hashbrown::hash_table::Entry::Occupied(slot) => Some(slot.get().pos()),
-                        hashbrown::hash_table::Entry::Vacant(slot) => {
-                            slot.insert(Slot::new(h, kept));
-                            None
-                        }
-                    }
+                    let same = |i: usize| !apart && key::same_key(&entries[i].0, &k);
+                    key::find_or_file(table, key_hash(state, &k), kept, same)
                 }
                 None if apart => None,
                 None => entries[..kept]
@@ -634,8 +605,7 @@ fn build_index(entries: &[(Variant, Variant)]) -> KeyIndex {
     let state = std::hash::RandomState::new();
     let mut table = hashbrown::HashTable::with_capacity(entries.len());
     for (i, (k, _)) in entries.iter().enumerate() {
-        let h = key_hash(&state, k);
-        table.insert_unique(key::table_hash(h), Slot::new(h, i), |s| s.hash());
+        key::file(&mut table, key_hash(&state, k), i);
     }
     (table, state)
 }
