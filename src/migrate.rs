@@ -294,10 +294,10 @@ impl Migrator {
 
     fn convert(&mut self, v: &mut Variant, path: &Path<'_>) -> bool {
         let kind = v.kind();
-        let has_kind = self.has(kind);
+        // Every rule below asks whether the target has this value's own kind.
+        let has = self.has(kind);
         let to = self.to;
-        let has = |k: Kind| if k == kind { has_kind } else { to.has(k) };
-        if has_kind {
+        if has {
             self.count(kind);
         }
         let strict = self.strict;
@@ -312,7 +312,7 @@ impl Migrator {
                 );
                 Variant::String(s.to_unicode())
             }
-            Variant::StringName(s) if strict && !s.0.is_unicode() && has(Kind::StringName) => {
+            Variant::StringName(s) if strict && !s.0.is_unicode() && has => {
                 self.lose(
                     path,
                     format!("StringName {:?} (not Unicode)", s.0),
@@ -343,18 +343,18 @@ impl Migrator {
                     absolute: p.absolute,
                 }))
             }
-            Variant::StringName(s) if !has(Kind::StringName) => {
+            Variant::StringName(s) if !has => {
                 self.lose(path, "StringName", "String");
                 Variant::String(s.0.clone())
             }
             // Math values and packed arrays of them that the target lacks: the nearest kind the
             // spec names (`migrate:`), component by component.
-            _ if !has(kind) && kind.migrate_to().is_some() => self.nearest(v, path),
-            Variant::Callable if !has(Kind::Callable) => {
+            _ if !has && kind.migrate_to().is_some() => self.nearest(v, path),
+            Variant::Callable if !has => {
                 self.lose(path, "Callable", "null");
                 Variant::Nil
             }
-            Variant::Signal(s) if !has(Kind::Signal) => {
+            Variant::Signal(s) if !has => {
                 self.lose(
                     path,
                     format!("Signal `{}` of object {}", s.name, s.object),
@@ -370,7 +370,7 @@ impl Migrator {
                 );
                 Variant::Rid(0)
             }
-            Variant::PackedInt64Array(x) if !has(Kind::PackedInt64Array) => {
+            Variant::PackedInt64Array(x) if !has => {
                 if x.iter().all(|i| i32::try_from(*i).is_ok()) {
                     self.lose(
                         path,
@@ -383,7 +383,7 @@ impl Migrator {
                     Variant::Array(Array::new(x.iter().map(|i| Variant::Int(*i)).collect()))
                 }
             }
-            Variant::PackedFloat64Array(x) if !has(Kind::PackedFloat64Array) => {
+            Variant::PackedFloat64Array(x) if !has => {
                 if x.iter().all(|f| crate::variant::layout::fits_f32(*f)) {
                     self.lose(
                         path,
@@ -414,7 +414,7 @@ impl Migrator {
                 }
                 return false;
             }
-            _ if !has(kind) => {
+            _ if !has => {
                 // A type with no nearest value in the target (none left today, but the
                 // tables may grow): say so and drop it.
                 self.lose(path, kind.name(), "null");

@@ -470,19 +470,13 @@ pub fn check_roundtrip(setup: &Setup, payload: &[u8]) {
 }
 
 /// What `convert --lossy` writes: `migrate` gives every dialect (at its newest version) a
-/// value it can encode, and `migrate_in_place` the same value and report.
+/// value it can encode. (`migrate` is a copy and `migrate_in_place`: one code path.)
 pub fn check_migrate(setup: &Setup, v: &Variant) {
-    use gdvariant::migrate::{migrate, migrate_in_place, Target};
+    use gdvariant::migrate::{migrate, Target};
     let from = Target::new(setup.dialect, Some(setup.version()));
     for dialect in [Dialect::Godot3, Dialect::Godot4, Dialect::Pandemonium] {
         let to = Target::new(dialect, None);
         let (m, report) = migrate(v, from, to);
-        let mut w = v.clone();
-        let in_place = migrate_in_place(&mut w, from, to);
-        assert!(
-            m.same(&w) && report == in_place,
-            "migrate: in place differs from the copy\n{m:?}\n{w:?}"
-        );
         let options = EncodeOptions {
             version: Some(to.version),
             full_objects: true,
