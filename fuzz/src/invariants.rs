@@ -548,6 +548,35 @@ pub fn check_text(setup: &Setup, payload: &[u8]) {
         assert_eq!(again, exact, "text: parsed input is not a fixed point");
         let _ = to_text(&v, setup.dialect);
     }
+    check_text_stream(setup, &text);
+}
+
+/// What `encode --from text` runs, values encoded as they are parsed (a top-level container
+/// element by element), gives the bytes of parsing them all and framing each in turn, and
+/// stops where that does: the same text error, or the same value refused with the same error.
+fn check_text_stream(setup: &Setup, text: &str) {
+    use gdvariant::framing::frame_into;
+    use gdvariant::text::{encode_text_many, from_text_many};
+    let mut streamed = Vec::new();
+    match (
+        encode_text_many(text, &setup.format, &mut streamed),
+        from_text_many(text, setup.dialect),
+    ) {
+        (Err(a), Err(b)) => assert_eq!(a, b, "text stream: another text error"),
+        (Ok(result), Ok(values)) => {
+            let mut want = Vec::new();
+            let mut refused = None;
+            for (i, v) in values.iter().enumerate() {
+                if let Err(e) = frame_into(&mut want, v, &setup.format) {
+                    refused = Some((i, e));
+                    break;
+                }
+            }
+            assert_eq!(result.err(), refused, "text stream: another refusal");
+            assert!(streamed == want, "text stream: other bytes");
+        }
+        (a, b) => panic!("text stream: {a:?} where the whole parse gives {b:?}"),
+    }
 }
 
 /// The JSON form is lossless: decoded values go to JSON and back bit for bit, and JSON that

@@ -536,15 +536,14 @@ fn encode_file(
                     e.utf8_error().valid_up_to()
                 ))
             })?;
-            let values = text::from_text(&s, out_format.dialect)?;
-            // The text is not needed once parsed: freed before the bytes are made, the peak
-            // is the larger of text + values and values + bytes, not their sum.
+            // Each value is encoded as it is parsed (a big top-level container element by
+            // element), so the peak is the text and the bytes, not the values as well.
+            let mut bytes = Vec::new();
+            let encoded = text::encode_text(&s, out_format, &mut bytes)?;
             drop(s);
-            let mut buf = Vec::new();
-            for (i, v) in values.iter().enumerate() {
-                buf.clear();
-                frame_into(&mut buf, v, out_format).map_err(|e| refused(i + 1, e))?;
-                put(&buf)?;
+            put(&bytes)?;
+            if let Err((i, e)) = encoded {
+                return Err(refused(i + 1, e));
             }
         }
     }

@@ -58,6 +58,7 @@ impl Tok {
     }
 }
 
+#[derive(Clone)]
 pub(super) struct Lexer<'a> {
     /// The rest of the text; plain runs (blanks, integers, strings without escapes) are
     /// taken from its slice at once rather than a character at a time.

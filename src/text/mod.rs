@@ -106,6 +106,7 @@ mod float;
 mod lex;
 mod order;
 mod parse;
+mod stream;
 mod write;
 
 use crate::dialect::Dialect;
@@ -194,6 +195,60 @@ pub fn from_text(text: &str, dialect: Dialect) -> Result<Variant, TextError> {
 /// ```
 pub fn from_text_many(text: &str, dialect: Dialect) -> Result<Vec<Variant>, TextError> {
     parse::Parser::new(text, dialect)?.parse_sequence()
+}
+
+/// Parses values written one after another, as [`from_text_many`] does, and appends each
+/// one's bytes to `out`, framed as `format` says (what [`frame_into`] appends for each
+/// parsed value), without holding the values: a top-level Array or Dictionary is encoded
+/// element by element as it is read, so a text of one Dictionary of a million entries takes
+/// about its own size again in memory, not the five times its values would.
+///
+/// The outer error is the text's (nothing of `out` is kept then, as nothing would have been
+/// encoded after a failed parse). The inner one is the first value the encoder refuses, with
+/// its index from 0: `out` then holds the frames of the values before it, and the rest of the
+/// text has still been checked to parse.
+///
+/// [`frame_into`]: crate::framing::frame_into
+///
+/// ```
+/// use gdvariant::{text::encode_text_many, Format};
+///
+/// let format = Format::godot4(); // bare values
+/// let mut out = Vec::new();
+/// encode_text_many("{\"hp\": 2}", &format, &mut out)?.expect("encodable");
+/// assert_eq!(out, [27, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 2, 0, 0, 0, b'h', b'p', 0, 0, 2, 0, 0, 0, 2, 0, 0, 0]);
+/// # Ok::<(), gdvariant::TextError>(())
+/// ```
+pub fn encode_text_many(
+    text: &str,
+    format: &crate::Format,
+    out: &mut Vec<u8>,
+) -> Result<Result<(), (usize, crate::EncodeError)>, TextError> {
+    let start = out.len();
+    let mut parser = parse::Parser::new(text, format.dialect)?;
+    let mut refused = None;
+    let mut i = 0;
+    while !parser.at_end() {
+        let read = match refused {
+            // After a refused value the encoder has nothing more to say: the text is only
+            // checked.
+            Some(_) => parser.skip_value(),
+            None => parser.encode_next(out, format).map(|r| {
+                if let Err(e) = r {
+                    refused = Some((i, e));
+                }
+            }),
+        };
+        if let Err(e) = read {
+            out.truncate(start);
+            return Err(e);
+        }
+        i += 1;
+    }
+    Ok(match refused {
+        None => Ok(()),
+        Some(r) => Err(r),
+    })
 }
 
 /// The engine's text form, as Godot 4's `var_to_str` prints it ([`to_text`] with

@@ -18,6 +18,7 @@ use crate::variant::*;
 /// stack, so this bounds memory, not the thread's stack.
 pub const MAX_TEXT_DEPTH: usize = 1024;
 
+#[derive(Clone)]
 pub(crate) struct Parser<'a> {
     lexer: Lexer<'a>,
     /// The current token (not yet consumed) and where it starts.
@@ -92,6 +93,12 @@ impl<'a> Parser<'a> {
     /// One value. Containers are parsed with an explicit stack of open containers (no
     /// recursion), so nesting is bounded by [`MAX_TEXT_DEPTH`] and not by the thread's stack.
     fn value(&mut self) -> Result<Variant, TextError> {
+        self.value_within(0)
+    }
+
+    /// [`Parser::value`] for a value inside `outer` containers that are not on its stack
+    /// (the streaming encoder's top-level container), which count toward the nesting limit.
+    pub(super) fn value_within(&mut self, outer: usize) -> Result<Variant, TextError> {
         let mut open: Vec<Frame> = Vec::new();
         'value: loop {
             // Expecting a value, or the closer of an open container (empty, or after a
@@ -107,7 +114,7 @@ impl<'a> Parser<'a> {
                     match self.start(in_script)? {
                         Start::Value(v) => v,
                         Start::Open(frame) => {
-                            if open.len() >= MAX_TEXT_DEPTH {
+                            if open.len() + outer >= MAX_TEXT_DEPTH {
                                 return Err(self.error(format!(
                                     "nesting deeper than {MAX_TEXT_DEPTH} levels"
                                 )));
