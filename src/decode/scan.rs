@@ -813,13 +813,23 @@ impl Scan {
     ) -> Option<(&'b [u8], u64)> {
         let n = usize::try_from(n as i32).ok()?;
         let after = bytes.get(n + quirks::pad4(n)..)?;
-        let (plain, fp) = match bytes.first_chunk::<8>() {
-            // Short text (most keys) in one load.
-            Some(word) if n <= 8 => {
-                let (plain, fp, ..) = short_plain(u64::from_le_bytes(*word), n);
-                (plain, fp)
+        // Short text (most keys, and names) in one or two loads.
+        let (plain, fp) = if n <= 8 {
+            match bytes.first_chunk::<8>() {
+                Some(word) => {
+                    let (plain, fp, ..) = short_plain(u64::from_le_bytes(*word), n);
+                    (plain, fp)
+                }
+                None => plain_ascii(bytes, 0, n, KEY),
             }
-            _ => plain_ascii(bytes, 0, n, KEY),
+        } else {
+            match bytes.first_chunk::<16>() {
+                Some(words) if n <= 16 => {
+                    let x = u128::from_le_bytes(*words);
+                    middle_plain(x as u64, (x >> 64) as u64, n)
+                }
+                _ => plain_ascii(bytes, 0, n, KEY),
+            }
         };
         if plain {
             return Some((after, fp));
@@ -870,6 +880,21 @@ fn short_plain(word: u64, n: usize) -> (bool, u64, u64, u64) {
     (flags == 0, mix(n as u64, x).wrapping_mul(K), x, keep)
 }
 
+/// [`short_plain`] of text of 9 to 16 bytes, `n`, that starts `first` and `second`: whether it
+/// is ASCII without NUL, and its fingerprint.
+#[inline(always)]
+fn middle_plain(first: u64, second: u64, n: usize) -> (bool, u64) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let (second_plain, _, x, _) = short_plain(second, n - 8);
+    let flags = (first.wrapping_sub(ONES) | first) & HIGH;
+    // As `plain_ascii` mixes it: the full first word, then the second masked.
+    (
+        second_plain && flags == 0,
+        mix(mix(n as u64, first), x).wrapping_mul(K),
+    )
+}
+
 /// [`plain_ascii`]'s fingerprint of text that is not plain ASCII (the engine's reading left it
 /// as it is).
 fn text_fingerprint(b: &[u8]) -> u64 {
@@ -888,7 +913,19 @@ mod tests {
     /// of the same bytes count as the same key.
     #[test]
     fn fingerprints_agree() {
-        for text in ["", "a", "ab", "abc", "abcd", "abcde", "player_12345"] {
+        for text in [
+            "",
+            "a",
+            "ab",
+            "abc",
+            "abcd",
+            "abcde",
+            "abcdefgh",
+            "abcdefghi",
+            "player_12345",
+            "abcdefghijklmnop",
+            "abcdefghijklmnopq",
+        ] {
             let n = text.len();
             for extra in 0..12 {
                 let mut padded = text.as_bytes().to_vec();
@@ -896,10 +933,43 @@ mod tests {
                 let (plain, fp) = plain_ascii(&padded, 0, n, true);
                 assert!(plain);
                 assert_eq!(fp, text_fingerprint(text.as_bytes()), "{text:?}");
+                if (9..=16).contains(&n) && padded.len() >= 16 {
+                    let x = u128::from_le_bytes(padded[..16].try_into().unwrap());
+                    let got = middle_plain(x as u64, (x >> 64) as u64, n);
+                    assert_eq!(got, (true, fp), "{text:?}");
+                }
                 if n <= 8 && padded.len() >= 8 {
                     let word = u64::from_le_bytes(padded[..8].try_into().unwrap());
                     let (plain, short_fp, ..) = short_plain(word, n);
                     assert_eq!((plain, short_fp), (true, fp), "{text:?}");
+                }
+            }
+        }
+    }
+
+    /// Text of up to 16 bytes read a word or two at a time is plain only without a NUL or a
+    /// byte of 0x80 or more in it, whatever follows it.
+    #[test]
+    fn short_text_is_plain_only_without_nul_or_high_bytes() {
+        let plain = |b: &[u8; 16], n: usize| {
+            let x = u128::from_le_bytes(*b);
+            if n <= 8 {
+                short_plain(x as u64, n).0
+            } else {
+                middle_plain(x as u64, (x >> 64) as u64, n).0
+            }
+        };
+        for n in 0..=16 {
+            for after in [0u8, 0x80, 0xff, b'a'] {
+                let mut b = [after; 16];
+                b[..n].fill(b'a');
+                assert!(plain(&b, n), "n={n} followed by {after:#x}");
+                for i in 0..n {
+                    for bad in [0u8, 0x80, 0xc3, 0xff] {
+                        let mut b = b;
+                        b[i] = bad;
+                        assert!(!plain(&b, n), "n={n}, {bad:#x} at {i}");
+                    }
                 }
             }
         }
