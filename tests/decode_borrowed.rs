@@ -691,6 +691,43 @@ fn dictionaries_spelled_like_the_last_one_still_catch_repeats() {
     }
 }
 
+/// Limits hold for dictionaries in an array, which the fast scan fills without a round of its
+/// driving loop: an array of records one level too deep, or of one element too many, gets the
+/// driver's error.
+#[test]
+fn limits_hold_for_records_in_an_array() {
+    let w3 = encode(&workloads::w3(), Dialect::Godot4, &EncodeOptions::default()).unwrap();
+    // Three records of W3, nested one deeper in an array of one.
+    let records = |nest: bool| {
+        let (v, _) = decode(&w3, Dialect::Godot4, &DecodeOptions::default()).unwrap();
+        let Variant::Array(a) = v else { panic!() };
+        let three = Variant::Array(a.iter().take(3).cloned().collect());
+        let v = if nest {
+            Variant::Array([three].into_iter().collect())
+        } else {
+            three
+        };
+        encode(&v, Dialect::Godot4, &EncodeOptions::default()).unwrap()
+    };
+    for nest in [false, true] {
+        let bytes = records(nest);
+        for max_depth in 0..5 {
+            for max_elements in [0, 3, 4, 14, 15, 16, 100] {
+                let o = DecodeOptions {
+                    limits: Limits {
+                        max_depth,
+                        max_elements,
+                    },
+                    ..Default::default()
+                };
+                agree(&bytes, Dialect::Godot4, &o).unwrap_or_else(|e| {
+                    panic!("nest {nest}, depth {max_depth}, elements {max_elements}: {e}")
+                });
+            }
+        }
+    }
+}
+
 /// Keys that the engine's string reading makes equal (it stops at a NUL) are the same key
 /// whether their text came through unchanged or rewritten: the views never show both.
 #[test]

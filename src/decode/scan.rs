@@ -198,6 +198,34 @@ struct Scan {
     state: Option<std::hash::RandomState>,
 }
 
+/// A container that [`Scan::fill`] met.
+enum Child {
+    /// Opened: its count, and whether it is a dictionary.
+    Opened((u32, bool)),
+    /// A dictionary filled up to an element that opened a container (the second).
+    Filling(Open, (u32, bool)),
+}
+
+/// The row of a dictionary `frame` opening at `depth`, with `frame.same` set and the row's
+/// shape made the dictionary's.
+#[inline(always)]
+fn open_row<'r>(rows: &'r mut Rows, depth: usize, frame: &mut Open) -> Option<&'r mut Row> {
+    if rows.len() < depth {
+        rows.resize(depth, Row::EMPTY);
+    }
+    let row = rows.get_mut(depth - 1)?;
+    let n = frame.count;
+    frame.same = row.shape == n;
+    if !frame.same {
+        row.shape = if (n as usize) < INDEX_FROM {
+            n
+        } else {
+            NO_SHAPE
+        };
+    }
+    Some(row)
+}
+
 /// What one value turned out to be.
 enum Read {
     Leaf,
@@ -294,6 +322,7 @@ impl Scan {
 
     /// The whole value at `pos` of `buf`: where it ends, or `None`. The innermost open
     /// container lives in locals; the stack holds only those around it.
+    #[inline(always)]
     fn run<const CHECK: bool>(&mut self, buf: &[u8], pos: usize) -> Option<usize> {
         let mut rest = buf.get(pos..)?;
         let end = |rest: &[u8]| buf.len() - rest.len();
@@ -310,18 +339,26 @@ impl Scan {
         let mut top = Open::new::<CHECK>(0, false);
         loop {
             let child = match opened.take() {
-                Some(child) => Some(child),
+                Some(child) => Some(Child::Opened(child)),
                 None => self.fill::<CHECK>(&mut rest, &mut top, &mut rows, depth)?,
             };
-            let Some((n, dict)) = child else {
-                match stack.pop() {
+            let (n, dict) = match child {
+                Some(Child::Opened(child)) => child,
+                // A dictionary of an array that opened a container: it goes on as the top.
+                Some(Child::Filling(frame, grandchild)) => {
+                    depth += 1;
+                    stack.push(std::mem::replace(&mut top, frame));
+                    opened = Some(grandchild);
+                    continue;
+                }
+                None => match stack.pop() {
                     Some(parent) => {
                         top = parent;
                         depth -= 1;
                         continue;
                     }
                     None => return Some(end(rest)),
-                }
+                },
             };
             depth += 1;
             if depth > max_depth {
@@ -331,18 +368,7 @@ impl Scan {
             // on the stack.
             let mut frame = Open::new::<CHECK>(n, dict);
             if CHECK && dict {
-                if rows.len() < depth {
-                    rows.resize(depth, Row::EMPTY);
-                }
-                let row = rows.get_mut(depth - 1)?;
-                frame.same = row.shape == n;
-                if !frame.same {
-                    row.shape = if (n as usize) < INDEX_FROM {
-                        n
-                    } else {
-                        NO_SHAPE
-                    };
-                }
+                open_row(&mut rows, depth, &mut frame)?;
             }
             match self.fill::<CHECK>(&mut rest, &mut frame, &mut rows, depth)? {
                 None if depth > 1 => depth -= 1,
@@ -353,14 +379,21 @@ impl Scan {
                     if depth > 1 {
                         stack.push(parent);
                     }
-                    opened = Some(grandchild);
+                    match grandchild {
+                        Child::Opened(grandchild) => opened = Some(grandchild),
+                        Child::Filling(record, grandchild) => {
+                            depth += 1;
+                            stack.push(std::mem::replace(&mut top, record));
+                            opened = Some(grandchild);
+                        }
+                    }
                 }
             }
         }
     }
 
     /// Reads elements of `top` (open at `depth`) until it is full (`None`) or one opens a
-    /// container (its count and whether it is a dictionary).
+    /// container.
     #[inline(always)]
     fn fill<const CHECK: bool>(
         &mut self,
@@ -368,22 +401,35 @@ impl Scan {
         top: &mut Open,
         rows: &mut Rows,
         depth: usize,
-    ) -> Option<Option<(u32, bool)>> {
+    ) -> Option<Option<Child>> {
         if top.dict {
-            if CHECK {
-                self.entries(rest, top, rows.get_mut(depth.wrapping_sub(1))?)
+            let child = if CHECK {
+                self.entries(rest, top, rows.get_mut(depth.wrapping_sub(1))?)?
             } else {
-                self.entries_unchecked(rest, top)
-            }
-        } else {
-            while top.left > 0 {
-                top.left -= 1;
-                if let Read::Open(n, dict) = self.value::<CHECK>(rest)? {
-                    return Some(Some((n, dict)));
-                }
-            }
-            Some(None)
+                self.entries_unchecked(rest, top)?
+            };
+            return Some(child.map(Child::Opened));
         }
+        while top.left > 0 {
+            top.left -= 1;
+            match self.value::<CHECK>(rest)? {
+                Read::Leaf => {}
+                // A dictionary in an array (a record, usually) is filled here, without a
+                // round of the driving loop.
+                Read::Open(n, true) if CHECK => {
+                    if depth >= self.max_depth {
+                        return None;
+                    }
+                    let mut frame = Open::new::<true>(n, true);
+                    let row = open_row(rows, depth + 1, &mut frame)?;
+                    if let Some(grandchild) = self.entries(rest, &mut frame, row)? {
+                        return Some(Some(Child::Filling(frame, grandchild)));
+                    }
+                }
+                Read::Open(n, dict) => return Some(Some(Child::Opened((n, dict)))),
+            }
+        }
+        Some(None)
     }
 
     /// [`Scan::fill`] of a dictionary for [`vouch`], whose small keys go to `row`.
