@@ -497,7 +497,9 @@ fn dictionaries_spelled_like_the_last_one_still_catch_repeats() {
     assert_eq!(name.kind(), Kind::StringName);
 
     let abcd = keys(&[S("a"), S("b"), S("c"), S("d")]);
-    let cases: Vec<(&str, Vec<Vec<u8>>, Option<bool>)> = vec![
+    // What each case is, its dictionaries, and whether one repeats a key.
+    type Case = (&'static str, Vec<Vec<u8>>, Option<bool>);
+    let cases: Vec<Case> = vec![
         (
             "the same keys again",
             vec![abcd.clone(), abcd.clone()],
