@@ -5,9 +5,10 @@
 //! the driver would accept it without any dictionary repeating a key. [`vouch`] answers both
 //! for the values games send (numbers, text, math values, packed arrays, untyped or
 //! builtin-typed containers) at a fraction of the driver's cost: no value is built, no key is
-//! kept but a 64-bit fingerprint. It never decides an error: anything it is not sure of (an
-//! error, a rare kind, text the engine's reading would change, a key that might repeat, a
-//! limit reached) makes it return `None`, and the driver reads the input from the start, so
+//! kept but a 64-bit fingerprint and, while the dictionaries at a depth repeat one another's
+//! keys (records), its bytes (see `Row`). It never decides an error: anything it is not sure
+//! of (an error, a rare kind, text the engine's reading would change, a key that might repeat,
+//! a limit reached) makes it return `None`, and the driver reads the input from the start, so
 //! errors, offsets and the duplicate-key rule stay the driver's by construction. Its one duty
 //! is never to vouch for input the driver refuses; `debug_assertions` builds (tests, fuzzing)
 //! check each verdict against the driver's.
