@@ -5,9 +5,10 @@
 //! the driver would accept it without any dictionary repeating a key. [`vouch`] answers both
 //! for the values games send (numbers, text, math values, packed arrays, untyped or
 //! builtin-typed containers) at a fraction of the driver's cost: no value is built, no key is
-//! kept but a 64-bit fingerprint. It never decides an error: anything it is not sure of (an
-//! error, a rare kind, text the engine's reading would change, a key that might repeat, a
-//! limit reached) makes it return `None`, and the driver reads the input from the start, so
+//! kept but a 64-bit fingerprint and, while the dictionaries at a depth repeat one another's
+//! keys (records), its bytes (see `Row`). It never decides an error: anything it is not sure
+//! of (an error, a rare kind, text the engine's reading would change, a key that might repeat,
+//! a limit reached) makes it return `None`, and the driver reads the input from the start, so
 //! errors, offsets and the duplicate-key rule stay the driver's by construction. Its one duty
 //! is never to vouch for input the driver refuses; `debug_assertions` builds (tests, fuzzing)
 //! check each verdict against the driver's.
@@ -22,7 +23,8 @@ use super::*;
 #[repr(u8)]
 enum How {
     // The first four in this order: a value's step tests `Sized | Int` and `Text | Name` as
-    // ranges.
+    // ranges; `Unknown` is tested only after the usual kinds (a table made for the newest
+    // version has none).
     /// A payload of fixed size (Nil, Bool, Float, RID, Callable, math values).
     Sized,
     /// An INT (sized, and its value is a key's identity).
@@ -70,9 +72,33 @@ const UNKNOWN: Slot = Slot {
 /// for each and FLAG_64, clear (`id`) or set (`IDS + id`).
 const IDS: usize = 64;
 
+type Table = [Slot; 2 * IDS];
+
+/// The [`Table`] of `dialect` at `version` with every slot looked up, when that is the
+/// dialect's newest version (what decoding without a version asks for; made once per dialect
+/// and process), so that a small input does not pay a lookup per kind it holds.
+fn newest_table(dialect: Dialect, version: Version) -> Option<&'static Table> {
+    static TABLES: [std::sync::OnceLock<Table>; 3] = [const { std::sync::OnceLock::new() }; 3];
+    let i = match dialect {
+        Dialect::Godot3 => 0,
+        Dialect::Godot4 => 1,
+        Dialect::Pandemonium => 2,
+    };
+    if version != dialect.newest() {
+        return None;
+    }
+    Some(TABLES[i].get_or_init(|| {
+        let mut scan = Scan::new(dialect, Some(version), false);
+        for tag in 0..IDS as u32 {
+            scan.look_up(tag);
+        }
+        scan.table
+    }))
+}
+
 /// An open container: elements left, and for a dictionary what it knows of the keys read so
-/// far. Small, so that the one being filled stays in registers; a small dictionary's key
-/// fingerprints are in the [`Rows`] row of its depth.
+/// far. Small, so that the one being filled stays in registers; a small dictionary's keys are
+/// in the [`Row`] of its depth.
 struct Open {
     left: u32,
     /// Its elements (entries).
@@ -83,13 +109,78 @@ struct Open {
     seen: u64,
     /// Fingerprints of the keys of a dictionary of [`INDEX_FROM`] entries or more.
     index: Option<Box<hashbrown::HashTable<u64>>>,
+    /// Whether every key so far is spelled as in the last dictionary at this depth, which had
+    /// as many entries (see [`Row`]); `seen` is empty until one is not.
+    same: bool,
 }
 
-/// The key fingerprints of the small dictionary open at each depth (row `d - 1` for depth
-/// `d`): one container at most is open at a depth, so a row is never shared. A key's slot is
-/// the count of entries after it, below [`INDEX_FROM`] in a small dictionary, so keeping a
-/// fingerprint is a store.
-type Rows = SmallVec<[[u64; INDEX_FROM]; 4]>;
+/// What the scan keeps of the small dictionaries at one depth (row `d - 1` for depth `d`): one
+/// container at most is open at a depth, so a row is never shared. A key's slot is the count
+/// of entries after it, below [`INDEX_FROM`] in a small dictionary, so keeping a key is a
+/// store.
+///
+/// Game data repeats its keys: a dictionary of the same count as the last one at its depth,
+/// whose keys are spelled as that one's were in each slot, has that one's keys and so no
+/// repeated key. Such a key is checked by a compare of its bytes alone; the first that is
+/// spelled otherwise sends the rest of its dictionary the usual way, with the fingerprints of
+/// the keys before it (those of the last dictionary's, being spelled the same) still in place.
+#[derive(Clone)]
+struct Row {
+    /// Each slot's key fingerprint.
+    fps: [u64; INDEX_FROM],
+    /// Each slot's key as the last dictionary at this depth spelled it.
+    spelled: [Spelled; INDEX_FROM],
+    /// That dictionary's count when `spelled` holds all its keys; [`NO_SHAPE`] when some key
+    /// of it has no [`Spelled`] form, or it has an index.
+    shape: u32,
+}
+
+/// A count no small dictionary has.
+const NO_SHAPE: u32 = u32::MAX;
+
+impl Row {
+    const EMPTY: Row = Row {
+        fps: [0; INDEX_FROM],
+        spelled: [Spelled::NONE; INDEX_FROM],
+        shape: NO_SHAPE,
+    };
+
+    /// The `seen` bits of the keys before slot `slot` of a dictionary of `count` entries.
+    #[cold]
+    fn seen_before(&self, slot: usize, count: u32) -> u64 {
+        let before = self.fps.get(slot + 1..count as usize).unwrap_or(&[]);
+        before.iter().fold(0, |seen, fp| seen | 1u64 << (fp >> 58))
+    }
+}
+
+/// A key's bytes, which are at most 16 (the header and the word after it in `head`, and the
+/// 0–8 bytes after those masked in `body`), and their count with padding.
+#[derive(Clone, Copy)]
+struct Spelled {
+    head: u64,
+    body: u64,
+    mask: u64,
+    len: usize,
+}
+
+impl Spelled {
+    /// Never stored as a key's (a row's `shape` says whether its keys are spelled).
+    const NONE: Spelled = Spelled {
+        head: 0,
+        body: 0,
+        mask: 0,
+        len: 0,
+    };
+
+    /// Whether `bytes` (the next 16 of the input) start with this key.
+    #[inline(always)]
+    fn starts(&self, bytes: &[u8; 16]) -> bool {
+        let x = u128::from_le_bytes(*bytes);
+        x as u64 == self.head && (x >> 64) as u64 & self.mask == self.body
+    }
+}
+
+type Rows = SmallVec<[Row; 4]>;
 const _: () = assert!(INDEX_FROM.is_power_of_two());
 
 /// The scan: the input's reading choices and what it has counted. Where it is in the input is
@@ -106,6 +197,34 @@ struct Scan {
     table: [Slot; 2 * IDS],
     /// Seeds the hash of big dictionaries' key tables, so crafted keys cannot crowd them.
     state: Option<std::hash::RandomState>,
+}
+
+/// A container that [`Scan::fill`] met.
+enum Child {
+    /// Opened: its count, and whether it is a dictionary.
+    Opened((u32, bool)),
+    /// A dictionary filled up to an element that opened a container (the second).
+    Filling(Open, (u32, bool)),
+}
+
+/// The row of a dictionary `frame` opening at `depth`, with `frame.same` set and the row's
+/// shape made the dictionary's.
+#[inline(always)]
+fn open_row<'r>(rows: &'r mut Rows, depth: usize, frame: &mut Open) -> Option<&'r mut Row> {
+    if rows.len() < depth {
+        rows.resize(depth, Row::EMPTY);
+    }
+    let row = rows.get_mut(depth - 1)?;
+    let n = frame.count;
+    frame.same = row.shape == n;
+    if !frame.same {
+        row.shape = if (n as usize) < INDEX_FROM {
+            n
+        } else {
+            NO_SHAPE
+        };
+    }
+    Some(row)
 }
 
 /// What one value turned out to be.
@@ -137,7 +256,7 @@ pub(crate) fn vouch(buf: &[u8], dialect: Dialect, options: &DecodeOptions) -> Op
     if *engine_strict {
         return None;
     }
-    let mut scan = Scan::new(dialect, version, keep_leading_bom);
+    let mut scan = Scan::with_table(dialect, version, keep_leading_bom);
     scan.max_depth = max_depth;
     scan.max_elements = max_elements;
     scan.run::<true>(buf, 0)
@@ -152,7 +271,7 @@ pub(crate) fn skip_value(
     version: Version,
     keep_leading_bom: bool,
 ) -> Option<usize> {
-    Scan::new(dialect, Some(version), keep_leading_bom).run::<false>(buf, pos)
+    Scan::with_table(dialect, Some(version), keep_leading_bom).run::<false>(buf, pos)
 }
 
 /// The little-endian word that `rest` starts with, and what follows it.
@@ -173,11 +292,13 @@ impl Open {
             dict,
             seen: if index { u64::MAX } else { 0 },
             index: index.then(|| Box::new(hashbrown::HashTable::new())),
+            same: false,
         }
     }
 }
 
 impl Scan {
+    /// A scan whose table is filled as kinds come up.
     fn new(dialect: Dialect, version: Option<Version>, keep_leading_bom: bool) -> Scan {
         Scan {
             dialect,
@@ -191,8 +312,18 @@ impl Scan {
         }
     }
 
+    /// [`Scan::new`], with the whole table of the newest version where it applies.
+    fn with_table(dialect: Dialect, version: Option<Version>, keep_leading_bom: bool) -> Scan {
+        let mut scan = Scan::new(dialect, version, keep_leading_bom);
+        if let Some(table) = newest_table(dialect, scan.version) {
+            scan.table = *table;
+        }
+        scan
+    }
+
     /// The whole value at `pos` of `buf`: where it ends, or `None`. The innermost open
     /// container lives in locals; the stack holds only those around it.
+    #[inline(always)]
     fn run<const CHECK: bool>(&mut self, buf: &[u8], pos: usize) -> Option<usize> {
         let mut rest = buf.get(pos..)?;
         let end = |rest: &[u8]| buf.len() - rest.len();
@@ -209,18 +340,26 @@ impl Scan {
         let mut top = Open::new::<CHECK>(0, false);
         loop {
             let child = match opened.take() {
-                Some(child) => Some(child),
+                Some(child) => Some(Child::Opened(child)),
                 None => self.fill::<CHECK>(&mut rest, &mut top, &mut rows, depth)?,
             };
-            let Some((n, dict)) = child else {
-                match stack.pop() {
+            let (n, dict) = match child {
+                Some(Child::Opened(child)) => child,
+                // A dictionary of an array that opened a container: it goes on as the top.
+                Some(Child::Filling(frame, grandchild)) => {
+                    depth += 1;
+                    stack.push(std::mem::replace(&mut top, frame));
+                    opened = Some(grandchild);
+                    continue;
+                }
+                None => match stack.pop() {
                     Some(parent) => {
                         top = parent;
                         depth -= 1;
                         continue;
                     }
                     None => return Some(end(rest)),
-                }
+                },
             };
             depth += 1;
             if depth > max_depth {
@@ -229,8 +368,8 @@ impl Scan {
             // Filled while it is a local: a container of leaves (a record) then never goes
             // on the stack.
             let mut frame = Open::new::<CHECK>(n, dict);
-            if CHECK && dict && rows.len() < depth {
-                rows.resize(depth, [0; INDEX_FROM]);
+            if CHECK && dict {
+                open_row(&mut rows, depth, &mut frame)?;
             }
             match self.fill::<CHECK>(&mut rest, &mut frame, &mut rows, depth)? {
                 None if depth > 1 => depth -= 1,
@@ -241,14 +380,21 @@ impl Scan {
                     if depth > 1 {
                         stack.push(parent);
                     }
-                    opened = Some(grandchild);
+                    match grandchild {
+                        Child::Opened(grandchild) => opened = Some(grandchild),
+                        Child::Filling(record, grandchild) => {
+                            depth += 1;
+                            stack.push(std::mem::replace(&mut top, record));
+                            opened = Some(grandchild);
+                        }
+                    }
                 }
             }
         }
     }
 
     /// Reads elements of `top` (open at `depth`) until it is full (`None`) or one opens a
-    /// container (its count and whether it is a dictionary).
+    /// container.
     #[inline(always)]
     fn fill<const CHECK: bool>(
         &mut self,
@@ -256,58 +402,103 @@ impl Scan {
         top: &mut Open,
         rows: &mut Rows,
         depth: usize,
-    ) -> Option<Option<(u32, bool)>> {
+    ) -> Option<Option<Child>> {
         if top.dict {
-            let keys = if CHECK {
-                rows.get_mut(depth.wrapping_sub(1))?
+            let child = if CHECK {
+                self.entries(rest, top, rows.get_mut(depth.wrapping_sub(1))?)?
             } else {
-                &mut [0; INDEX_FROM]
+                self.entries_unchecked(rest, top)?
             };
-            self.entries::<CHECK>(rest, top, keys)
-        } else {
-            while top.left > 0 {
-                top.left -= 1;
-                if let Read::Open(n, dict) = self.value::<CHECK>(rest)? {
-                    return Some(Some((n, dict)));
-                }
-            }
-            Some(None)
+            return Some(child.map(Child::Opened));
         }
+        while top.left > 0 {
+            top.left -= 1;
+            match self.value::<CHECK>(rest)? {
+                Read::Leaf => {}
+                // A dictionary in an array (a record, usually) is filled here, without a
+                // round of the driving loop.
+                Read::Open(n, true) if CHECK => {
+                    if depth >= self.max_depth {
+                        return None;
+                    }
+                    let mut frame = Open::new::<true>(n, true);
+                    let row = open_row(rows, depth + 1, &mut frame)?;
+                    if let Some(grandchild) = self.entries(rest, &mut frame, row)? {
+                        return Some(Some(Child::Filling(frame, grandchild)));
+                    }
+                }
+                Read::Open(n, dict) => return Some(Some(Child::Opened((n, dict)))),
+            }
+        }
+        Some(None)
     }
 
-    /// [`Scan::fill`] of a dictionary, whose small key fingerprints go to `keys`.
+    /// [`Scan::fill`] of a dictionary for [`vouch`], whose small keys go to `row`.
     #[inline(always)]
-    fn entries<const CHECK: bool>(
+    fn entries(
         &mut self,
         rest: &mut &[u8],
         top: &mut Open,
-        keys: &mut [u64; INDEX_FROM],
+        row: &mut Row,
     ) -> Option<Option<(u32, bool)>> {
         // Worked on in locals (registers), written back as it stops.
-        let (mut r, mut left, mut seen) = (*rest, top.left, top.seen);
+        let (mut r, mut left, mut seen, mut same) = (*rest, top.left, top.seen, top.same);
         let child = loop {
             if left == 0 {
                 break None;
             }
             left -= 1;
-            if CHECK {
-                let fp = self.key(&mut r)?;
-                let bit = 1u64 << (fp >> 58);
-                if seen & bit != 0 {
-                    self.seen_key(top, keys, left, fp)?;
+            // A key's slot in a small dictionary: the count of entries after it.
+            let slot = left as usize % INDEX_FROM;
+            let spelled = row.spelled[slot];
+            match r.first_chunk::<16>() {
+                Some(bytes) if same && spelled.starts(bytes) => r = r.get(spelled.len..)?,
+                _ => {
+                    if same {
+                        // The first key spelled otherwise: the keys before it are the last
+                        // dictionary's.
+                        same = false;
+                        seen = row.seen_before(slot, top.count);
+                    }
+                    let fp = self.key(&mut r, &mut row.spelled[slot], &mut row.shape)?;
+                    let bit = 1u64 << (fp >> 58);
+                    if seen & bit != 0 {
+                        self.seen_key(top, &row.fps, left, fp)?;
+                    }
+                    seen |= bit;
+                    row.fps[slot] = fp;
                 }
-                seen |= bit;
-                // A key's slot in a small dictionary: the count of entries after it.
-                keys[left as usize % INDEX_FROM] = fp;
-            } else if let Read::Open(..) = self.value::<false>(&mut r)? {
-                // A container as a key: rare, left to the driver.
-                return None;
             }
-            if let Read::Open(n, dict) = self.value::<CHECK>(&mut r)? {
+            if let Read::Open(n, dict) = self.value::<true>(&mut r)? {
                 break Some((n, dict));
             }
         };
-        (*rest, top.left, top.seen) = (r, left, seen);
+        (*rest, top.left, top.seen, top.same) = (r, left, seen, same);
+        Some(child)
+    }
+
+    /// [`Scan::fill`] of a dictionary for [`skip_value`], which does not look at keys.
+    #[inline(always)]
+    fn entries_unchecked(
+        &mut self,
+        rest: &mut &[u8],
+        top: &mut Open,
+    ) -> Option<Option<(u32, bool)>> {
+        let (mut r, mut left) = (*rest, top.left);
+        let child = loop {
+            if left == 0 {
+                break None;
+            }
+            left -= 1;
+            if let Read::Open(..) = self.value::<false>(&mut r)? {
+                // A container as a key: rare, left to the driver.
+                return None;
+            }
+            if let Read::Open(n, dict) = self.value::<false>(&mut r)? {
+                break Some((n, dict));
+            }
+        };
+        (*rest, top.left) = (r, left);
         Some(child)
     }
 
@@ -341,19 +532,18 @@ impl Scan {
         Some(())
     }
 
-    /// The table slot of `header`'s type id and FLAG_64, looked up the first time.
+    /// The table slot of `header`'s type id and FLAG_64: [`How::Unknown`] until the
+    /// caller has it looked up ([`Scan::looked_up`]).
     #[inline(always)]
     fn entry(&mut self, header: u32) -> Slot {
         let tag = (header & quirks::TYPE_MASK) as usize;
         if tag >= IDS {
-            return self.looked_up(header);
+            return Slot {
+                how: How::GiveUp,
+                size: 0,
+            };
         }
-        match self.table[tag + usize::from(header & FLAG_64 != 0) * IDS] {
-            Slot {
-                how: How::Unknown, ..
-            } => self.looked_up(header),
-            e => e,
-        }
+        self.table[tag + usize::from(header & FLAG_64 != 0) * IDS]
     }
 
     /// The slot of `header` as [`Scan::look_up`] works it out (and keeps it).
@@ -468,17 +658,42 @@ impl Scan {
     }
 
     /// A dictionary key at the start of `rest` (which moves past it) and its fingerprint:
-    /// text or an INT; anything else gives up.
+    /// text or an INT; anything else gives up. Its bytes go to `spelled`, or when they do not
+    /// fit one, `shape` is cleared.
     #[inline(always)]
-    fn key(&mut self, rest: &mut &[u8]) -> Option<u64> {
+    fn key(&mut self, rest: &mut &[u8], spelled: &mut Spelled, shape: &mut u32) -> Option<u64> {
         // The header and the word after it (a text's length, an INT's low half), in one check.
         let (head, payload) = rest.split_first_chunk::<8>()?;
         let head = u64::from_le_bytes(*head);
         let (header, second) = (head as u32, (head >> 32) as u32);
-        let e = self.entry(header);
+        let mut e = self.entry(header);
+        if e.how == How::Unknown {
+            e = self.looked_up(header);
+        }
         if let How::Text | How::Name = e.how {
             // String and StringName keys of one text share a fingerprint: a dictionary with
             // both goes to the driver, which knows how each version compares them.
+            let n = second as usize;
+            match payload.first_chunk::<8>() {
+                // Short text (most keys) in one load.
+                Some(word) if n <= 8 => {
+                    let len = n + quirks::pad4(n);
+                    let after = payload.get(len..)?;
+                    let (plain, fp, body, mask) = short_plain(u64::from_le_bytes(*word), n);
+                    if plain {
+                        *spelled = Spelled {
+                            head,
+                            body,
+                            mask,
+                            len: 8 + len,
+                        };
+                        *rest = after;
+                        return Some(fp);
+                    }
+                }
+                _ => {}
+            }
+            *shape = NO_SHAPE;
             let (after, fp) = self.text_body::<true>(second, payload)?;
             *rest = after;
             return Some(fp);
@@ -489,9 +704,21 @@ impl Scan {
         let v = if header & FLAG_64 != 0 {
             let (high, after) = split_word(payload)?;
             *rest = after;
+            *spelled = Spelled {
+                head,
+                body: u64::from(high),
+                mask: u64::from(u32::MAX),
+                len: 12,
+            };
             (u64::from(high) << 32 | u64::from(second)) as i64
         } else {
             *rest = payload;
+            *spelled = Spelled {
+                head,
+                body: 0,
+                mask: 0,
+                len: 8,
+            };
             second as i32 as i64
         };
         // Apart from text fingerprints, which start from a length below 2^31.
@@ -508,6 +735,7 @@ impl Scan {
         payload: &'b [u8],
     ) -> Option<(Read, &'b [u8])> {
         match e.how {
+            How::Unknown => self.first_of_kind::<CHECK>(header, payload),
             How::Packed => {
                 let stride = usize::from(e.size);
                 let (n, data) = split_word(payload)?;
@@ -558,6 +786,24 @@ impl Scan {
                 self.opened::<CHECK>(rest, true)
             }
             _ => None,
+        }
+    }
+
+    /// [`Scan::value`] of the first value of a type id not yet in the table: the payload at
+    /// the start of `payload`, and what follows it.
+    #[cold]
+    #[inline(never)]
+    fn first_of_kind<'b, const CHECK: bool>(
+        &mut self,
+        header: u32,
+        payload: &'b [u8],
+    ) -> Option<(Read, &'b [u8])> {
+        let e = self.looked_up(header);
+        match e.how {
+            How::Sized | How::Int => Some((Read::Leaf, payload.get(usize::from(e.size)..)?)),
+            How::Text | How::Name => Some((Read::Leaf, self.text::<false>(payload)?.0)),
+            How::Unknown => None,
+            _ => self.other::<CHECK>(header, e, payload),
         }
     }
 
@@ -614,10 +860,23 @@ impl Scan {
     ) -> Option<(&'b [u8], u64)> {
         let n = usize::try_from(n as i32).ok()?;
         let after = bytes.get(n + quirks::pad4(n)..)?;
-        let (plain, fp) = match bytes.first_chunk::<8>() {
-            // Short text (most keys) in one load.
-            Some(word) if n <= 8 => short_plain(u64::from_le_bytes(*word), n),
-            _ => plain_ascii(bytes, 0, n, KEY),
+        // Short text (most keys, and names) in one or two loads.
+        let (plain, fp) = if n <= 8 {
+            match bytes.first_chunk::<8>() {
+                Some(word) => {
+                    let (plain, fp, ..) = short_plain(u64::from_le_bytes(*word), n);
+                    (plain, fp)
+                }
+                None => plain_ascii(bytes, 0, n, KEY),
+            }
+        } else {
+            match bytes.first_chunk::<16>() {
+                Some(words) if n <= 16 => {
+                    let x = u128::from_le_bytes(*words);
+                    middle_plain(x as u64, (x >> 64) as u64, n)
+                }
+                _ => plain_ascii(bytes, 0, n, KEY),
+            }
         };
         if plain {
             return Some((after, fp));
@@ -653,9 +912,10 @@ fn packed_of<T: PackedElement>(w: bool) -> Entry {
 }
 
 /// [`plain_ascii`] of text of eight bytes at most, `n`, that starts `word` (bytes past it are
-/// masked off): whether it is ASCII without NUL, and its fingerprint.
+/// masked off): whether it is ASCII without NUL, its fingerprint, the text's bytes and the
+/// mask that keeps them.
 #[inline(always)]
-fn short_plain(word: u64, n: usize) -> (bool, u64) {
+fn short_plain(word: u64, n: usize) -> (bool, u64, u64, u64) {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     // The low `n` bytes (two shifts, as one of 64 bits would overflow).
@@ -664,7 +924,22 @@ fn short_plain(word: u64, n: usize) -> (bool, u64) {
     // A NUL borrows and sets its own top bit (a borrow may set later ones too, which only
     // sends the text the careful way); a byte of 0x80 or more has it set.
     let flags = (x.wrapping_sub(ONES & keep) | x) & HIGH & keep;
-    (flags == 0, mix(n as u64, x).wrapping_mul(K))
+    (flags == 0, mix(n as u64, x).wrapping_mul(K), x, keep)
+}
+
+/// [`short_plain`] of text of 9 to 16 bytes, `n`, that starts `first` and `second`: whether it
+/// is ASCII without NUL, and its fingerprint.
+#[inline(always)]
+fn middle_plain(first: u64, second: u64, n: usize) -> (bool, u64) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let (second_plain, _, x, _) = short_plain(second, n - 8);
+    let flags = (first.wrapping_sub(ONES) | first) & HIGH;
+    // As `plain_ascii` mixes it: the full first word, then the second masked.
+    (
+        second_plain && flags == 0,
+        mix(mix(n as u64, first), x).wrapping_mul(K),
+    )
 }
 
 /// [`plain_ascii`]'s fingerprint of text that is not plain ASCII (the engine's reading left it
@@ -685,7 +960,19 @@ mod tests {
     /// of the same bytes count as the same key.
     #[test]
     fn fingerprints_agree() {
-        for text in ["", "a", "ab", "abc", "abcd", "abcde", "player_12345"] {
+        for text in [
+            "",
+            "a",
+            "ab",
+            "abc",
+            "abcd",
+            "abcde",
+            "abcdefgh",
+            "abcdefghi",
+            "player_12345",
+            "abcdefghijklmnop",
+            "abcdefghijklmnopq",
+        ] {
             let n = text.len();
             for extra in 0..12 {
                 let mut padded = text.as_bytes().to_vec();
@@ -693,9 +980,43 @@ mod tests {
                 let (plain, fp) = plain_ascii(&padded, 0, n, true);
                 assert!(plain);
                 assert_eq!(fp, text_fingerprint(text.as_bytes()), "{text:?}");
+                if (9..=16).contains(&n) && padded.len() >= 16 {
+                    let x = u128::from_le_bytes(padded[..16].try_into().unwrap());
+                    let got = middle_plain(x as u64, (x >> 64) as u64, n);
+                    assert_eq!(got, (true, fp), "{text:?}");
+                }
                 if n <= 8 && padded.len() >= 8 {
                     let word = u64::from_le_bytes(padded[..8].try_into().unwrap());
-                    assert_eq!(short_plain(word, n), (true, fp), "{text:?}");
+                    let (plain, short_fp, ..) = short_plain(word, n);
+                    assert_eq!((plain, short_fp), (true, fp), "{text:?}");
+                }
+            }
+        }
+    }
+
+    /// Text of up to 16 bytes read a word or two at a time is plain only without a NUL or a
+    /// byte of 0x80 or more in it, whatever follows it.
+    #[test]
+    fn short_text_is_plain_only_without_nul_or_high_bytes() {
+        let plain = |b: &[u8; 16], n: usize| {
+            let x = u128::from_le_bytes(*b);
+            if n <= 8 {
+                short_plain(x as u64, n).0
+            } else {
+                middle_plain(x as u64, (x >> 64) as u64, n).0
+            }
+        };
+        for n in 0..=16 {
+            for after in [0u8, 0x80, 0xff, b'a'] {
+                let mut b = [after; 16];
+                b[..n].fill(b'a');
+                assert!(plain(&b, n), "n={n} followed by {after:#x}");
+                for i in 0..n {
+                    for bad in [0u8, 0x80, 0xc3, 0xff] {
+                        let mut b = b;
+                        b[i] = bad;
+                        assert!(!plain(&b, n), "n={n}, {bad:#x} at {i}");
+                    }
                 }
             }
         }
