@@ -739,6 +739,18 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
                 self.obs.end(self.pos);
                 return Ok(None);
             }
+            // The commonest math value, read here rather than through `fixed_value`'s match
+            // on the kind (its call and returned `Result` cost W4 about 30 of its 57).
+            Kind::Vector2 => {
+                let wide = flag && self.dialect.flag64_reals(self.version, kind);
+                let size = <crate::variant::math::Vector2 as FixedLayout>::size(wide);
+                let v = self.fixed(size, |b| {
+                    <crate::variant::math::Vector2 as FixedLayout>::read(b, wide)
+                })?;
+                put(B::from(v));
+                self.obs.end(self.pos);
+                return Ok(None);
+            }
             // Math values (a Vector2 in every game state): straight to their layout.
             k if k.is_fixed() => {
                 let wide = flag && self.dialect.flag64_reals(self.version, k);
