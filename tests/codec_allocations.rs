@@ -360,3 +360,93 @@ fn allocation_is_proportional_to_the_input() {
         );
     }
 }
+
+/// Dropping frees all a value holds: `Dictionary` frees its entries by its own rule (only
+/// keys and values that own memory go to their drop glue), so every kind that owns memory is
+/// a key and a value here, next to ones that own nothing, and decoded values of every type
+/// (the workloads, both engines' corpora, Godot 3 strings that are not Unicode) are dropped.
+#[test]
+fn dropping_frees_everything() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let long = "a string far too long to be kept inline";
+    let owning = || -> Vec<Variant> {
+        vec![
+            Variant::String(long.into()),
+            Variant::StringName(StringName(long.into())),
+            Variant::String(GString::from_code_points([0x61, 0xD800]).expect("a surrogate")),
+            Variant::NodePath(Box::new(NodePath {
+                names: vec![long.into()],
+                subnames: vec!["x".into()],
+                absolute: true,
+            })),
+            Variant::Array(Array::default()),
+            Variant::Array(vec![Variant::String(long.into())].into_iter().collect()),
+            Variant::Dictionary([("k".into(), long.into())].into_iter().collect()),
+            Variant::PackedByteArray(vec![1, 2, 3]),
+            Variant::PackedStringArray(vec![long.into()]),
+            Variant::Object(Object::Full(Box::new(FullObject {
+                class: "Node".into(),
+                properties: vec![("name".into(), long.into())],
+            }))),
+            Variant::Signal(Signal {
+                name: long.into(),
+                object: 1,
+            }),
+            Variant::Transform2D(Box::default()),
+        ]
+    };
+    let plain = || -> Vec<Variant> {
+        vec![
+            Variant::Nil,
+            Variant::Int(1),
+            Variant::Vector2(Default::default()),
+            Variant::String("short".into()),
+            Variant::Object(Object::Id(7)),
+        ]
+    };
+    let ((), c) = counted(|| {
+        let mut d = Dictionary::new();
+        for (i, v) in owning().into_iter().enumerate() {
+            d.insert(v, Variant::Int(i as i64));
+        }
+        for (i, v) in owning().into_iter().chain(plain()).enumerate() {
+            d.insert(Variant::Int(i as i64), v);
+        }
+        for (i, k) in plain().into_iter().enumerate() {
+            d.insert(k, owning().swap_remove(i));
+        }
+        drop(d);
+    });
+    assert_eq!((c.kept, c.allocs), (0, c.frees), "built by hand: {c:?}");
+
+    let decoded = |name: &str, bytes: &[u8], dialect: Dialect, o: &DecodeOptions| {
+        let ((), c) = counted(|| drop(decode(bytes, dialect, o)));
+        assert_eq!((c.kept, c.allocs), (0, c.frees), "{name}: {c:?}");
+    };
+    for w in workloads::all() {
+        let bytes = encode(&w.value, Dialect::Godot4, &EncodeOptions::default()).unwrap();
+        decoded(w.name, &bytes, Dialect::Godot4, &DecodeOptions::default());
+    }
+    for (dir, dialect) in [("godot4", Dialect::Godot4), ("godot3", Dialect::Godot3)] {
+        let o = DecodeOptions {
+            allow_objects: true,
+            ..Default::default()
+        };
+        for f in common::load(dir) {
+            decoded(&f.name, &f.bytes, dialect, &o);
+        }
+    }
+    // Godot 3 keeps code points a `str` cannot hold: a dictionary of such strings.
+    let wide = [
+        18, 0, 0, 0, 1, 0, 0, 0, // a Dictionary of one entry
+        4, 0, 0, 0, 3, 0, 0, 0, 0xED, 0xA0, 0x80, 0, // key: "\u{D800}" as Godot 3 writes it
+        4, 0, 0, 0, 3, 0, 0, 0, 0xED, 0xA0, 0x80, 0, // value: the same
+    ];
+    let (v, _) = decode(&wide, Dialect::Godot3, &DecodeOptions::default()).unwrap();
+    let Variant::Dictionary(d) = &v else {
+        panic!("{v:?}")
+    };
+    let (k, _) = &d.entries()[0];
+    assert!(k.as_gstring().is_some_and(|s| !s.is_unicode()), "{k:?}");
+    decoded("wide", &wide, Dialect::Godot3, &DecodeOptions::default());
+}

@@ -29,8 +29,9 @@ pub(crate) struct Decoder<'a, 'o, O: Observe = ()> {
     pub(crate) kinds: Option<&'static KindTable>,
 }
 
-/// Type ids with a slot in a [`KindTable`] (others, which no dialect has, are looked up).
-pub(crate) const KIND_IDS: usize = 64;
+/// Type ids with a slot in a [`KindTable`]: every id a header's type byte
+/// (`quirks::TYPE_MASK`) can hold, so that the lookup of each header needs no bound check.
+pub(crate) const KIND_IDS: usize = quirks::TYPE_MASK as usize + 1;
 
 /// The kind of each type id below [`KIND_IDS`], for one dialect and version.
 pub(crate) type KindTable = [Option<Kind>; KIND_IDS];
@@ -48,7 +49,20 @@ pub(crate) fn newest_kinds(dialect: Dialect, version: Version) -> Option<&'stati
     if version != dialect.newest() {
         return None;
     }
-    Some(TABLES[i].get_or_init(|| std::array::from_fn(|id| dialect.kind_of(version, id as u32))))
+    // Made once: the making stays out of line, so that the common case is a load and a test.
+    #[cold]
+    fn make(
+        table: &'static std::sync::OnceLock<KindTable>,
+        dialect: Dialect,
+    ) -> &'static KindTable {
+        let version = dialect.newest();
+        table.get_or_init(|| std::array::from_fn(|id| dialect.kind_of(version, id as u32)))
+    }
+    let table = &TABLES[i];
+    Some(match table.get() {
+        Some(t) => t,
+        None => make(table, dialect),
+    })
 }
 
 /// What [`Decoder::other`] read: a finished value or an opened container.
@@ -170,24 +184,28 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
 
     #[inline]
     pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], DecodeError> {
-        if self.remaining() < n {
-            return Err(self.eof(n));
+        let buf: &'a [u8] = self.buf;
+        // Two comparisons (the rest, then its first `n`), where slicing `pos..pos + n` makes
+        // three (the sum's overflow too): this is every header and number read.
+        match buf.get(self.pos..).and_then(|rest| rest.get(..n)) {
+            Some(s) => {
+                self.pos += n;
+                Ok(s)
+            }
+            None => Err(self.eof(n)),
         }
-        let s = &self.buf[self.pos..self.pos + n];
-        self.pos += n;
-        Ok(s)
     }
 
     #[inline]
     pub(crate) fn u32(&mut self) -> Result<u32, DecodeError> {
         let b = self.take(4)?;
-        Ok(read_u32(b, 0))
+        Ok(u32::from_le_bytes(b.try_into().unwrap_or_default()))
     }
 
     #[inline]
     pub(crate) fn u64(&mut self) -> Result<u64, DecodeError> {
         let b = self.take(8)?;
-        Ok(read_u64(b, 0))
+        Ok(u64::from_le_bytes(b.try_into().unwrap_or_default()))
     }
 
     #[cold]
@@ -271,8 +289,8 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
     #[inline(always)]
     pub(crate) fn plain_text(&mut self) -> Option<&'a str> {
         let buf: &'a [u8] = self.buf;
-        let head = buf.get(self.pos..self.pos + 4)?;
-        let n = u32::from_le_bytes([head[0], head[1], head[2], head[3]]) as usize;
+        let head: [u8; 4] = buf.get(self.pos..)?.get(..4)?.try_into().ok()?;
+        let n = u32::from_le_bytes(head) as usize;
         let start = self.pos + 4;
         let total = n.checked_add(quirks::pad4(n))?;
         let padded = buf.get(start..start.checked_add(total)?)?;
@@ -379,10 +397,11 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
     /// How many elements of at least `min_size` bytes to make room for when a container says
     /// it has `n`: no more than the rest of the input, and no more than the input not yet
     /// promised to other containers, can hold.
+    // Inlined, so that `min_size` (a constant at each call) makes the division a shift; one
+    // division, as `min(a / m, b / m) == min(a, b) / m`.
+    #[inline(always)]
     pub(crate) fn reserve(&mut self, n: usize, min_size: usize) -> usize {
-        let cap = n
-            .min(self.remaining() / min_size)
-            .min(self.unpromised / min_size);
+        let cap = n.min(self.remaining().min(self.unpromised) / min_size);
         self.unpromised -= cap * min_size;
         cap
     }
@@ -717,6 +736,18 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
                 let text = self.str_text()?;
                 self.obs.text(text_at, self.pos, Text::Plain);
                 put(B::string(text));
+                self.obs.end(self.pos);
+                return Ok(None);
+            }
+            // The commonest math value, read here rather than through `fixed_value`'s match
+            // on the kind (its call and returned `Result` cost W4 about 30 of its 57).
+            Kind::Vector2 => {
+                let wide = flag && self.dialect.flag64_reals(self.version, kind);
+                let size = <crate::variant::math::Vector2 as FixedLayout>::size(wide);
+                let v = self.fixed(size, |b| {
+                    <crate::variant::math::Vector2 as FixedLayout>::read(b, wide)
+                })?;
+                put(B::from(v));
                 self.obs.end(self.pos);
                 return Ok(None);
             }

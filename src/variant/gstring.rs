@@ -132,6 +132,15 @@ impl GString {
         }
     }
 
+    /// Whether the string keeps memory of its own (its text did not fit inline).
+    #[inline(always)]
+    pub(crate) fn owns_memory(&self) -> bool {
+        match &self.0 {
+            Repr::Text(s) => s.is_heap_allocated(),
+            Repr::Wide(_) => true,
+        }
+    }
+
     /// Whether a `str` holds this string exactly (no surrogate, nothing above U+10FFFF).
     #[inline]
     pub fn is_unicode(&self) -> bool {

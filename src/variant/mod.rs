@@ -589,8 +589,62 @@ impl Dictionary {
     }
 
     /// Consumes the dictionary, giving its entries.
-    pub fn into_entries(self) -> Vec<(Variant, Variant)> {
-        self.entries
+    pub fn into_entries(mut self) -> Vec<(Variant, Variant)> {
+        std::mem::take(&mut self.entries)
+    }
+}
+
+// Most keys and values of game data own nothing (numbers, vectors, strings short enough to be
+// kept inline): the drop glue of `Vec` would still call the glue of `Variant` for each key and
+// value, a call and a jump table apiece, which was most of the cost of freeing a decoded
+// record. Here one test per key and value decides, and only what owns memory goes to the glue.
+impl Drop for Dictionary {
+    fn drop(&mut self) {
+        let len = self.entries.len();
+        let base = self.entries.as_mut_ptr();
+        // SAFETY: the length goes to zero before any entry is dropped, so the vector, which
+        // now frees only its buffer, never drops an entry again (nor if a drop below
+        // unwinds: the rest then leak, which is safe). Each of the `len` initialised entries
+        // is visited once, and what is not dropped owns nothing that a drop would free.
+        unsafe {
+            self.entries.set_len(0);
+            for i in 0..len {
+                let (k, v) = &mut *base.add(i);
+                if owns_memory(k) {
+                    std::ptr::drop_in_place(k);
+                }
+                if owns_memory(v) {
+                    std::ptr::drop_in_place(v);
+                }
+            }
+        }
+    }
+}
+
+/// Whether dropping `v` would free memory (a `false` may be forgotten instead of dropped).
+#[inline(always)]
+pub(crate) fn owns_memory(v: &Variant) -> bool {
+    match v {
+        Variant::Nil
+        | Variant::Bool(_)
+        | Variant::Int(_)
+        | Variant::Float(_)
+        | Variant::Vector2(_)
+        | Variant::Vector2i(_)
+        | Variant::Rect2(_)
+        | Variant::Rect2i(_)
+        | Variant::Vector3(_)
+        | Variant::Vector3i(_)
+        | Variant::Vector4(_)
+        | Variant::Vector4i(_)
+        | Variant::Plane(_)
+        | Variant::Quaternion(_)
+        | Variant::Color(_)
+        | Variant::Rid(_)
+        | Variant::Callable
+        | Variant::Object(Object::Null | Object::Id(_)) => false,
+        Variant::String(s) | Variant::StringName(StringName(s)) => s.owns_memory(),
+        _ => true,
     }
 }
 
