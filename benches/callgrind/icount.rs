@@ -1,6 +1,7 @@
 //! Instruction counts of the codec on W1–W4, for `valgrind --tool=callgrind` (repeatable where
 //! wall-clock timings on a shared machine are not): `icount decode|borrowed|encode w3 N` runs N
-//! operations; subtract the count of `N = 0` (building the workload) and divide by N.
+//! operations; subtract the count of `N = 0` (building the workload) and divide by N. A fourth
+//! argument `godot3` uses Godot 3 bytes instead of Godot 4's.
 #[path = "../common/workloads.rs"]
 mod workloads;
 
@@ -22,24 +23,28 @@ fn main() {
         std::process::exit(2);
     };
     let value = work.value;
+    let dialect = match args.get(3).map(String::as_str) {
+        Some("godot3") => Dialect::Godot3,
+        _ => Dialect::Godot4,
+    };
     let encode_options = EncodeOptions::default();
-    let bytes = encode(&value, Dialect::Godot4, &encode_options).unwrap_or_default();
+    let bytes = encode(&value, dialect, &encode_options).unwrap_or_default();
     let decode_options = DecodeOptions::default();
     for _ in 0..n {
         match what.as_str() {
             "decode" => drop(black_box(decode(
                 black_box(&bytes),
-                Dialect::Godot4,
+                dialect,
                 &decode_options,
             ))),
             "borrowed" => drop(black_box(decode_borrowed(
                 black_box(&bytes),
-                Dialect::Godot4,
+                dialect,
                 &decode_options,
             ))),
             _ => drop(black_box(encode(
                 black_box(&value),
-                Dialect::Godot4,
+                dialect,
                 &encode_options,
             ))),
         }
