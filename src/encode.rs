@@ -108,15 +108,49 @@ pub fn encode_into(
     dialect: Dialect,
     options: &EncodeOptions,
 ) -> Result<(), EncodeError> {
-    let ids = TypeIds::new();
+    append_with(out, value, dialect, options, &TypeIds::new())
+}
+
+/// [`encode_into`] with the caller's table of type ids.
+fn append_with(
+    out: &mut Vec<u8>,
+    value: &Variant,
+    dialect: Dialect,
+    options: &EncodeOptions,
+    ids: &TypeIds,
+) -> Result<(), EncodeError> {
     let start = out.len();
     let written =
-        Encoder::new(dialect, options, &ids, Writer(out)).and_then(|mut w| w.value(value, 0));
+        Encoder::new(dialect, options, ids, Writer(out)).and_then(|mut w| w.value(value, 0));
     if let Err(e) = written {
         out.truncate(start);
         return Err(rooted(e));
     }
     Ok(())
+}
+
+/// Encodes many values one after another with the same dialect and options, sharing the
+/// type ids looked up (what [`encode_into`] looks up again for each value): the text reader
+/// encodes a big container element by element with it.
+pub(crate) struct Appender<'o> {
+    dialect: Dialect,
+    options: &'o EncodeOptions,
+    ids: TypeIds,
+}
+
+impl<'o> Appender<'o> {
+    pub(crate) fn new(dialect: Dialect, options: &'o EncodeOptions) -> Appender<'o> {
+        Appender {
+            dialect,
+            options,
+            ids: TypeIds::new(),
+        }
+    }
+
+    /// [`encode_into`] of `value`.
+    pub(crate) fn append(&self, out: &mut Vec<u8>, value: &Variant) -> Result<(), EncodeError> {
+        append_with(out, value, self.dialect, self.options, &self.ids)
+    }
 }
 
 /// The exact number of bytes [`encode`] would produce, or why it cannot.

@@ -15,6 +15,7 @@
 
 use super::parse::Parser;
 use super::TextError;
+use crate::encode::Appender;
 use crate::error::EncodeError;
 use crate::format::Format;
 use crate::framing::frame_into;
@@ -89,6 +90,7 @@ impl Parser<'_> {
             max_depth: Some(limit - 1),
             ..encode.clone()
         };
+        let elements = Appender::new(format.dialect, &inner);
         let start = out.len();
         let framed = format.framing.prefix_len();
         out.extend_from_slice(&[0; 4][..framed]);
@@ -132,10 +134,10 @@ impl Parser<'_> {
                         }
                     }
                 }
-                crate::encode_into(out, &k, format.dialect, &inner)?;
+                elements.append(out, &k)?;
             }
             let v = self.value_within(1)?;
-            crate::encode_into(out, &v, format.dialect, &inner)?;
+            elements.append(out, &v)?;
             n += 1;
             match &self.tok {
                 Tok::Comma => {
