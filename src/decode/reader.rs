@@ -40,28 +40,47 @@ pub(crate) type KindTable = [Option<Kind>; KIND_IDS];
 /// (made once per dialect and process).
 #[inline]
 pub(crate) fn newest_kinds(dialect: Dialect, version: Version) -> Option<&'static KindTable> {
-    static TABLES: [std::sync::OnceLock<KindTable>; 3] = [const { std::sync::OnceLock::new() }; 3];
-    let i = match dialect {
-        Dialect::Godot3 => 0,
-        Dialect::Godot4 => 1,
-        Dialect::Pandemonium => 2,
-    };
+    static TABLES: PerDialect<KindTable> = [const { std::sync::OnceLock::new() }; 3];
+    once_per_dialect(&TABLES, dialect, version, |dialect| {
+        let version = dialect.newest();
+        std::array::from_fn(|id| dialect.kind_of(version, id as u32))
+    })
+}
+
+/// A table of each dialect, for its newest version.
+pub(crate) type PerDialect<T> = [std::sync::OnceLock<T>; 3];
+
+/// `dialect`'s table in `tables`, made by `make` the first time, when `version` is the
+/// dialect's newest (what decoding without a version asks for), so that a small input does
+/// not pay for looking up each kind it holds; `None` for other versions, which look up as
+/// they go.
+#[inline]
+pub(crate) fn once_per_dialect<T>(
+    tables: &'static PerDialect<T>,
+    dialect: Dialect,
+    version: Version,
+    make: fn(Dialect) -> T,
+) -> Option<&'static T> {
     if version != dialect.newest() {
         return None;
     }
+    let table = &tables[match dialect {
+        Dialect::Godot3 => 0,
+        Dialect::Godot4 => 1,
+        Dialect::Pandemonium => 2,
+    }];
     // Made once: the making stays out of line, so that the common case is a load and a test.
     #[cold]
-    fn make(
-        table: &'static std::sync::OnceLock<KindTable>,
+    fn made<T>(
+        table: &'static std::sync::OnceLock<T>,
         dialect: Dialect,
-    ) -> &'static KindTable {
-        let version = dialect.newest();
-        table.get_or_init(|| std::array::from_fn(|id| dialect.kind_of(version, id as u32)))
+        make: fn(Dialect) -> T,
+    ) -> &'static T {
+        table.get_or_init(|| make(dialect))
     }
-    let table = &TABLES[i];
     Some(match table.get() {
         Some(t) => t,
-        None => make(table, dialect),
+        None => made(table, dialect, make),
     })
 }
 

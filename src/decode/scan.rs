@@ -75,25 +75,16 @@ const IDS: usize = 64;
 type Table = [Slot; 2 * IDS];
 
 /// The [`Table`] of `dialect` at `version` with every slot looked up, when that is the
-/// dialect's newest version (what decoding without a version asks for; made once per dialect
-/// and process), so that a small input does not pay a lookup per kind it holds.
+/// dialect's newest version (made once per dialect and process).
 fn newest_table(dialect: Dialect, version: Version) -> Option<&'static Table> {
-    static TABLES: [std::sync::OnceLock<Table>; 3] = [const { std::sync::OnceLock::new() }; 3];
-    let i = match dialect {
-        Dialect::Godot3 => 0,
-        Dialect::Godot4 => 1,
-        Dialect::Pandemonium => 2,
-    };
-    if version != dialect.newest() {
-        return None;
-    }
-    Some(TABLES[i].get_or_init(|| {
-        let mut scan = Scan::new(dialect, Some(version), false);
+    static TABLES: PerDialect<Table> = [const { std::sync::OnceLock::new() }; 3];
+    once_per_dialect(&TABLES, dialect, version, |dialect| {
+        let mut scan = Scan::new(dialect, Some(dialect.newest()), false);
         for tag in 0..IDS as u32 {
             scan.look_up(tag);
         }
         scan.table
-    }))
+    })
 }
 
 /// An open container: elements left, and for a dictionary what it knows of the keys read so
