@@ -50,6 +50,42 @@ fn nested_lying_counts_cost_the_borrowed_decoder_nothing() {
     assert!(peak <= decode_budget(input.len()), "{peak} bytes");
 }
 
+/// Found by the `decode` target in CI (memory budget, `crash-e23955e5…`: 3,166 bytes of
+/// Godot 3 input, 348,160 bytes at the peak against a budget of 333,696): the validating scan
+/// keeps a row of the last dictionary's keys for each depth a dictionary opens at, 648 bytes
+/// each, and a dictionary under hundreds of arrays of 8 bytes each made rows for every depth
+/// above it. Rows are kept for the first depths only; a dictionary deeper than that is left to
+/// the driver.
+#[test]
+fn a_dictionary_under_deep_arrays_keeps_the_scan_within_budget() {
+    assert!(counting_installed());
+    for (dialect, array, dict) in [(Dialect::Godot3, 19u32, 18u32), (Dialect::Godot4, 28, 27)] {
+        for levels in [60, 64, 65, 300, 395, 1000] {
+            let mut input = Vec::new();
+            for _ in 0..levels {
+                input.extend_from_slice(&array.to_le_bytes());
+                input.extend_from_slice(&1u32.to_le_bytes());
+            }
+            // `{1: 2}` at the bottom.
+            for word in [dict, 1, 2, 1, 2, 2] {
+                input.extend_from_slice(&word.to_le_bytes());
+            }
+            let options = DecodeOptions::default();
+            let (r, peak) = peak_during(|| decode_borrowed(&input, dialect, &options).map(|x| x.1));
+            let owned = decode(&input, dialect, &options).map(|x| x.1);
+            assert_eq!(
+                r, owned,
+                "{dialect}, {levels} levels: the verdict is the driver's"
+            );
+            assert!(
+                peak <= decode_budget(input.len()),
+                "{dialect}, {levels} levels: {} bytes of input, {peak} bytes at the peak",
+                input.len()
+            );
+        }
+    }
+}
+
 /// Found by the `codec` target (memory budget): a `store_var` prefix that claims 200 MiB
 /// makes the codec reserve 200 MiB for an 8-byte input (`src.reserve(needed)`), so each
 /// connection can make a server allocate up to the frame limit (256 MiB) with 4 bytes.

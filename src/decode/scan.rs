@@ -172,6 +172,13 @@ impl Spelled {
 }
 
 type Rows = SmallVec<[Row; 4]>;
+
+/// Depths that keep a [`Row`]: a dictionary deeper than this gives up to the driver. A row
+/// is 648 bytes, and a depth costs the input 8 bytes (an Array's header and count), so rows
+/// for any depth would let a dictionary under hundreds of arrays take more memory than its
+/// input justifies (`tests/fuzz_regressions.rs`); 64 rows are 41 KiB at most, and game data
+/// nests a few levels.
+const ROW_DEPTHS: usize = 64;
 const _: () = assert!(INDEX_FROM.is_power_of_two());
 
 /// The scan: the input's reading choices and what it has counted. Where it is in the input is
@@ -202,6 +209,9 @@ enum Child {
 /// shape made the dictionary's.
 #[inline(always)]
 fn open_row<'r>(rows: &'r mut Rows, depth: usize, frame: &mut Open) -> Option<&'r mut Row> {
+    if depth > ROW_DEPTHS {
+        return None;
+    }
     if rows.len() < depth {
         rows.resize(depth, Row::EMPTY);
     }
