@@ -158,3 +158,31 @@ fn typed_and_spelled_out_containers_are_read_whole() {
         agree_in(text, &format);
     }
 }
+
+/// Not only the same as the whole parse: the bytes the engine's rule gives, spelled out. A
+/// repeated key keeps its first place and takes the last value (`dict[key] = value`,
+/// core/variant/dictionary.cpp), so `{"a": 1, "b": 2, "a": 3}` is `{"a": 3, "b": 2}` in Godot 4
+/// bytes; an Array streams its items as `var_to_bytes` lays them out.
+#[test]
+fn the_bytes_are_the_engines_layout() {
+    let format = Format::new(Dialect::Godot4);
+    let key = |c: u8| [4, 0, 0, 0, 1, 0, 0, 0, c, 0, 0, 0];
+    let int = |i: u8| [2, 0, 0, 0, i, 0, 0, 0];
+    let mut want = vec![27, 0, 0, 0, 2, 0, 0, 0];
+    want.extend(key(b'a'));
+    want.extend(int(3));
+    want.extend(key(b'b'));
+    want.extend(int(2));
+    want.extend([28, 0, 0, 0, 2, 0, 0, 0]);
+    want.extend(int(7));
+    want.extend(key(b'x'));
+    let mut out = Vec::new();
+    encode_text_many(
+        "{\"a\": 1, \"b\": 2, \"a\": 3}\n[7, \"x\"]",
+        &format,
+        &mut out,
+    )
+    .expect("parses")
+    .expect("encodes");
+    assert_eq!(out, want);
+}

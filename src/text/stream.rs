@@ -22,7 +22,6 @@ use crate::framing::frame_into;
 use crate::quirks;
 use crate::variant::key;
 use crate::variant::{Array, Dictionary, Variant};
-use std::hash::{BuildHasher, Hasher};
 
 use super::lex::Tok;
 
@@ -121,9 +120,7 @@ impl Parser<'_> {
                 // A key the engine keeps apart is a new entry whatever it equals (the text
                 // reader's `insert_read` with `dicts_by_identity`); any other may repeat one.
                 if !quirks::kept_apart(&k, true) {
-                    let mut h = state.build_hasher();
-                    key::hash_variant_key(&k, &mut h, 0);
-                    let h = h.finish();
+                    let h = key::key_hash(&state, &k);
                     // The hashes are keyed at random, so they are their own table hash.
                     match seen.entry(h, |&x| x == h, |&x| x) {
                         // The same key again, or two keys of one 64-bit hash: either way

@@ -42,6 +42,15 @@ impl Slot {
     }
 }
 
+/// The full hash of `key` under the index's randomly keyed `state` (what [`file`], [`find`]
+/// and the others are given).
+pub(crate) fn key_hash(state: &std::hash::RandomState, key: &Variant) -> u64 {
+    use std::hash::BuildHasher;
+    let mut h = state.build_hasher();
+    hash_variant_key(key, &mut h, 0);
+    h.finish()
+}
+
 /// Files the entry at `pos`, whose key's full hash is `hash`, in `table` (a key not there).
 #[inline]
 pub(crate) fn file(table: &mut hashbrown::HashTable<Slot>, hash: u64, pos: usize) {

@@ -324,7 +324,7 @@ impl Dictionary {
         match self.index() {
             Some(index) => {
                 let (table, state) = index;
-                let h = key_hash(state, key);
+                let h = key::key_hash(state, key);
                 key::find(table, h, |i| key::same_key(&self.entries[i].0, key))
             }
             None => self.entries.iter().position(|(k, _)| key::same_key(k, key)),
@@ -431,7 +431,7 @@ impl Dictionary {
         if let Some((table, state)) = self.extra.as_mut().and_then(|x| x.index.as_deref_mut()) {
             // Drop the removed entry's slot, then move every later position up one, as the
             // entries move.
-            key::unfile(table, key_hash(state, &self.entries[i].0), i);
+            key::unfile(table, key::key_hash(state, &self.entries[i].0), i);
         }
         Some(self.entries.remove(i))
     }
@@ -481,7 +481,7 @@ impl Dictionary {
         if let Some((table, state)) = extra.as_mut().and_then(|x| x.index.as_deref_mut()) {
             // One hash and one probe: the lookup's slot is where a new key goes (hashing the
             // key twice, to find and then to insert, was a tenth of building from JSON).
-            let h = key_hash(state, &key);
+            let h = key::key_hash(state, &key);
             let same = |i: usize| key::same_key(&entries[i].0, &key);
             return match key::find_or_file(table, h, entries.len(), same) {
                 Some(i) => {
@@ -518,7 +518,7 @@ impl Dictionary {
         self.index_before_growing();
         let Dictionary { entries, extra } = self;
         if let Some((table, state)) = extra.as_mut().and_then(|x| x.index.as_deref_mut()) {
-            key::file(table, key_hash(state, &key), entries.len());
+            key::file(table, key::key_hash(state, &key), entries.len());
         }
         entries.push((key, value));
     }
@@ -544,7 +544,7 @@ impl Dictionary {
             let earlier = match &mut index {
                 Some((table, state)) => {
                     let same = |i: usize| !apart && key::same_key(&entries[i].0, &k);
-                    key::find_or_file(table, key_hash(state, &k), kept, same)
+                    key::find_or_file(table, key::key_hash(state, &k), kept, same)
                 }
                 None if apart => None,
                 None => entries[..kept]
@@ -622,44 +622,44 @@ impl Drop for Dictionary {
 }
 
 /// Whether dropping `v` would free memory (a `false` may be forgotten instead of dropped).
+/// Each kind answered `false` goes through [`holds_nothing`], which takes only `Copy`
+/// payloads: should the generator box one of these math kinds (it boxes the large ones), this
+/// stops compiling rather than leaking the box.
 #[inline(always)]
 pub(crate) fn owns_memory(v: &Variant) -> bool {
     match v {
-        Variant::Nil
-        | Variant::Bool(_)
-        | Variant::Int(_)
-        | Variant::Float(_)
-        | Variant::Vector2(_)
-        | Variant::Vector2i(_)
-        | Variant::Rect2(_)
-        | Variant::Rect2i(_)
-        | Variant::Vector3(_)
-        | Variant::Vector3i(_)
-        | Variant::Vector4(_)
-        | Variant::Vector4i(_)
-        | Variant::Plane(_)
-        | Variant::Quaternion(_)
-        | Variant::Color(_)
-        | Variant::Rid(_)
-        | Variant::Callable
-        | Variant::Object(Object::Null | Object::Id(_)) => false,
+        Variant::Nil | Variant::Callable | Variant::Object(Object::Null | Object::Id(_)) => false,
+        Variant::Bool(x) => holds_nothing(x),
+        Variant::Int(x) => holds_nothing(x),
+        Variant::Float(x) => holds_nothing(x),
+        Variant::Rid(x) => holds_nothing(x),
+        Variant::Vector2(x) => holds_nothing(x),
+        Variant::Vector2i(x) => holds_nothing(x),
+        Variant::Rect2(x) => holds_nothing(x),
+        Variant::Rect2i(x) => holds_nothing(x),
+        Variant::Vector3(x) => holds_nothing(x),
+        Variant::Vector3i(x) => holds_nothing(x),
+        Variant::Vector4(x) => holds_nothing(x),
+        Variant::Vector4i(x) => holds_nothing(x),
+        Variant::Plane(x) => holds_nothing(x),
+        Variant::Quaternion(x) => holds_nothing(x),
+        Variant::Color(x) => holds_nothing(x),
         Variant::String(s) | Variant::StringName(StringName(s)) => s.owns_memory(),
         _ => true,
     }
 }
 
-fn key_hash(state: &std::hash::RandomState, key: &Variant) -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = state.build_hasher();
-    key::hash_variant_key(key, &mut h, 0);
-    h.finish()
+/// `false`: a `Copy` payload holds no memory of its own (see [`owns_memory`]).
+#[inline(always)]
+fn holds_nothing<T: Copy>(_: &T) -> bool {
+    false
 }
 
 fn build_index(entries: &[(Variant, Variant)]) -> KeyIndex {
     let state = std::hash::RandomState::new();
     let mut table = hashbrown::HashTable::with_capacity(entries.len());
     for (i, (k, _)) in entries.iter().enumerate() {
-        key::file(&mut table, key_hash(&state, k), i);
+        key::file(&mut table, key::key_hash(&state, k), i);
     }
     (table, state)
 }
