@@ -44,6 +44,27 @@ impl<'a, O: Observe> Decoder<'a, '_, O> {
         }
     }
 
+    /// A dictionary key that is a String of plain text (nearly every key), read as
+    /// [`Decoder::one`] reads a String value, with its [`Build::key_bit`]; `None`, having read
+    /// nothing, for any other key (which `one` then reads).
+    #[inline(always)]
+    fn string_key<B: Build<'a>>(&mut self) -> Option<(B, u32)> {
+        let at = self.pos;
+        let header = self.buf.get(at..)?.first_chunk::<4>()?;
+        let tag = u32::from_le_bytes(*header) & quirks::TYPE_MASK;
+        if self.kind_of(tag) != Some(Kind::String) {
+            return None;
+        }
+        self.pos = at + 4;
+        match self.plain_text() {
+            Some(s) => Some(B::string_key(s)),
+            None => {
+                self.pos = at;
+                None
+            }
+        }
+    }
+
     /// Fills `frame`, opened at nesting `depth` (the driver's stack height for it), and
     /// closes it.
     fn quick_fill<B: Build<'a>>(
@@ -89,23 +110,32 @@ impl<'a, O: Observe> Decoder<'a, '_, O> {
                 ..
             } => {
                 for _ in 0..left {
-                    let mut key = None;
-                    if let Some(child) = self.one::<B>(|v| key = Some(v)).ok()? {
-                        key = Some(self.quick_fill(child, depth + 1, scratch)?);
-                    }
+                    let (key, bit) = match self.string_key::<B>() {
+                        Some(key) => key,
+                        None => {
+                            let mut key = None;
+                            if let Some(child) = self.one::<B>(|v| key = Some(v)).ok()? {
+                                key = Some(self.quick_fill(child, depth + 1, scratch)?);
+                            }
+                            let key = key?;
+                            let bit = B::key_bit(&key);
+                            (key, bit)
+                        }
+                    };
+                    let mut key = Some(key);
                     let child = self
                         .one::<B>(
                             #[inline(always)]
                             |v| {
                                 if let Some(k) = key.take() {
-                                    fill.insert(scratch, k, v)
+                                    fill.insert_bit(scratch, bit, k, v)
                                 }
                             },
                         )
                         .ok()?;
                     if let Some(child) = child {
                         let v = self.quick_fill(child, depth + 1, scratch)?;
-                        fill.insert(scratch, key.take()?, v);
+                        fill.insert_bit(scratch, bit, key.take()?, v);
                     }
                 }
                 self.replaced |= fill.replaced;
