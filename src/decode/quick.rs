@@ -122,21 +122,12 @@ impl<'a, O: Observe> Decoder<'a, '_, O> {
                             (key, bit)
                         }
                     };
-                    let mut key = Some(key);
-                    let child = self
-                        .one::<B>(
-                            #[inline(always)]
-                            |v| {
-                                if let Some(k) = key.take() {
-                                    fill.insert_bit(scratch, bit, k, v)
-                                }
-                            },
-                        )
-                        .ok()?;
-                    if let Some(child) = child {
-                        let v = self.quick_fill(child, depth + 1, scratch)?;
-                        fill.insert_bit(scratch, bit, key.take()?, v);
-                    }
+                    let mut value = None;
+                    let value = match self.one::<B>(|v| value = Some(v)).ok()? {
+                        None => value?,
+                        Some(child) => self.quick_fill(child, depth + 1, scratch)?,
+                    };
+                    fill.insert_bit(scratch, bit, key, value);
                 }
                 self.replaced |= fill.replaced;
                 fill.entries.close(scratch);
