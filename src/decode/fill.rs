@@ -105,7 +105,10 @@ impl<'a, B: Build<'a>> DictFill<'a, B> {
     pub(crate) fn insert_bit(&mut self, s: &mut Scratch<'a, B>, bit: u32, key: B, value: B) {
         debug_assert_eq!(bit, B::key_bit(&key), "the key bit given is the key's");
         let bit = 1u64 << bit;
-        if self.seen & bit == 0 && self.index.is_none() && self.entries.len(s) + 1 < INDEX_FROM {
+        // The index is made once the entries reach `INDEX_FROM` (`insert_checked`), and
+        // entries are never taken out, so below that length there is none to ask about.
+        debug_assert!(self.index.is_none() || self.entries.len(s) >= INDEX_FROM);
+        if self.seen & bit == 0 && self.entries.len(s) + 1 < INDEX_FROM {
             // A new bit: no key so far can be equal to this one.
             self.seen |= bit;
             self.entries.push(s, key, value);
