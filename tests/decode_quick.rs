@@ -245,3 +245,39 @@ fn string_keys_read_plain_or_not_merge_by_the_engines_rule() {
         assert_eq!(got, want);
     }
 }
+
+/// Strings of every length the owned result keeps inline (each length its own copy in
+/// `GString::copied`) and a few past it keep their text exactly, as values, keys, and
+/// StringNames, read by the fast path and by the driver.
+#[test]
+fn strings_of_every_inline_length_keep_their_text() {
+    let o = DecodeOptions::default();
+    for n in 0..=40usize {
+        let text: String = (0..n).map(|i| char::from(b'a' + (i * 7 % 26) as u8)).collect();
+        let mut b = vec![27, 0, 0, 0, 2, 0, 0, 0];
+        string(&mut b, text.as_bytes());
+        string(&mut b, text.as_bytes());
+        string(&mut b, b"name");
+        string(&mut b, text.as_bytes());
+        let at = b.len() - 8 - n.next_multiple_of(4);
+        b[at] = 21; // the value a StringName
+        assert!(agree(&text, &b, Dialect::Godot4, &o), "{n}");
+        let (v, _) = decode(&b, Dialect::Godot4, &o).expect("decodes");
+        let Variant::Dictionary(d) = v else {
+            panic!("{v:?}")
+        };
+        let want = vec![
+            (Variant::from(text.as_str()), Variant::from(text.as_str())),
+            (
+                Variant::from("name"),
+                Variant::StringName(text.as_str().into()),
+            ),
+        ];
+        assert_eq!(d.entries(), &want[..], "{n}");
+        let Variant::String(s) = &d.entries()[0].0 else {
+            panic!()
+        };
+        assert_eq!(s.as_str(), text);
+        assert_eq!(s.len(), n);
+    }
+}
