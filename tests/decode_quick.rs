@@ -159,14 +159,15 @@ fn string(b: &mut Vec<u8>, text: &[u8]) {
 #[test]
 fn string_keys_read_plain_or_not_merge_by_the_engines_rule() {
     let o = DecodeOptions::default();
-    // Each case: the keys in order (as raw String bytes, or a StringName / Int written apart),
-    // and the entries expected: key text, index of the value that wins.
+    /// A key: raw String bytes, or a StringName or Int written apart.
     enum K<'a> {
         S(&'a [u8]),
         Name(&'a [u8]),
         Int(i32),
     }
-    let cases: Vec<(Vec<K>, Vec<(Variant, i64)>)> = vec![
+    /// The keys of a dictionary, and the entries expected (key, index of the winning value).
+    type Case<'a> = (Vec<K<'a>>, Vec<(Variant, i64)>);
+    let cases: Vec<Case> = vec![
         // The engine stops a string at its NUL: "a\0b" is "a", the key read plain before.
         (
             vec![K::S(b"a"), K::S(b"a\0b"), K::S(b"b")],
@@ -240,8 +241,10 @@ fn string_keys_read_plain_or_not_merge_by_the_engines_rule() {
             panic!("{v:?}")
         };
         let got: Vec<(Variant, Variant)> = d.entries().to_vec();
-        let want: Vec<(Variant, Variant)> =
-            want.into_iter().map(|(k, i)| (k, Variant::Int(i))).collect();
+        let want: Vec<(Variant, Variant)> = want
+            .into_iter()
+            .map(|(k, i)| (k, Variant::Int(i)))
+            .collect();
         assert_eq!(got, want);
     }
 }
@@ -253,7 +256,9 @@ fn string_keys_read_plain_or_not_merge_by_the_engines_rule() {
 fn strings_of_every_inline_length_keep_their_text() {
     let o = DecodeOptions::default();
     for n in 0..=40usize {
-        let text: String = (0..n).map(|i| char::from(b'a' + (i * 7 % 26) as u8)).collect();
+        let text: String = (0..n)
+            .map(|i| char::from(b'a' + (i * 7 % 26) as u8))
+            .collect();
         let mut b = vec![27, 0, 0, 0, 2, 0, 0, 0];
         string(&mut b, text.as_bytes());
         string(&mut b, text.as_bytes());
@@ -266,7 +271,7 @@ fn strings_of_every_inline_length_keep_their_text() {
         let Variant::Dictionary(d) = v else {
             panic!("{v:?}")
         };
-        let want = vec![
+        let want = [
             (Variant::from(text.as_str()), Variant::from(text.as_str())),
             (
                 Variant::from("name"),

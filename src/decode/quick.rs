@@ -8,7 +8,10 @@
 //! locals. [`Decoder::quick`] reads them with the very calls the driver makes ([`Decoder::one`]
 //! for each value, [`Decoder::other`] for each container's header, [`DictFill::insert`] for
 //! the duplicate-key rule, the same `Build` calls to finish), so the values it builds are the
-//! driver's by construction. Containers nested deeper than [`QUICK_DEPTH`] it hands to the driver's loop
+//! driver's by construction. One step is its own: a dictionary key that is a String of plain
+//! text (nearly every key) is read by [`Decoder::string_key`], `one`'s reading of a String
+//! cut short, so that the key's bit for the duplicate-key rule comes from the input text
+//! rather than from the string made of it; any other key goes through `one`. Containers nested deeper than [`QUICK_DEPTH`] it hands to the driver's loop
 //! ([`Decoder::finish_within`]), which goes on from the same state. It never decides an
 //! error: any error, or nesting past the caller's limit, makes it return `None`, and
 //! [`Decoder::run`] reads the input again from the start with the driver, so errors and
