@@ -52,20 +52,15 @@ impl<'a, O: Observe> Decoder<'a, '_, O> {
     /// nothing, for any other key (which `one` then reads).
     #[inline(always)]
     fn string_key<B: Build<'a>>(&mut self) -> Option<(B, u32)> {
-        let at = self.pos;
-        let header = self.buf.get(at..)?.first_chunk::<4>()?;
+        let buf: &'a [u8] = self.buf;
+        let (header, rest) = buf.get(self.pos..)?.split_first_chunk::<4>()?;
         let tag = u32::from_le_bytes(*header) & quirks::TYPE_MASK;
         if self.kind_of(tag) != Some(Kind::String) {
             return None;
         }
-        self.pos = at + 4;
-        match self.plain_text() {
-            Some(s) => Some(B::string_key(s)),
-            None => {
-                self.pos = at;
-                None
-            }
-        }
+        let (text, used) = plain_text_in(rest)?;
+        self.pos += 4 + used;
+        Some(B::string_key(text))
     }
 
     /// Fills `frame`, opened at nesting `depth` (the driver's stack height for it), and

@@ -308,21 +308,9 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
     #[inline(always)]
     pub(crate) fn plain_text(&mut self) -> Option<&'a str> {
         let buf: &'a [u8] = self.buf;
-        let (head, rest) = buf.get(self.pos..)?.split_first_chunk::<4>()?;
-        let n = u32::from_le_bytes(*head);
-        if n > i32::MAX as u32 {
-            return None;
-        }
-        // The length and its padding to 4, which cannot overflow below 2^31 (one mask, where
-        // `n + pad4(n)` with its overflow check took a dozen instructions of every string).
-        let n = n as usize;
-        let padded = rest.get(..(n + 3) & !3)?;
-        if !ascii_without_nul(padded, n) {
-            return None;
-        }
-        self.pos += 4 + padded.len();
-        // SAFETY: every byte is in 0x01..=0x7F, and ASCII is valid UTF-8.
-        Some(unsafe { std::str::from_utf8_unchecked(&padded[..n]) })
+        let (s, used) = plain_text_in(buf.get(self.pos..)?)?;
+        self.pos += used;
+        Some(s)
     }
 
     /// A packed array's element count and the bytes of its elements (`stride` each).
@@ -938,6 +926,28 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
         };
         Ok(Step::Value(B::scalar(s)))
     }
+}
+
+/// [`Decoder::plain_text`] of the string at the start of `rest`: the text, and the bytes it
+/// takes (length, text, padding). Apart so that a caller holding the input from the string
+/// on (`string_key`, after its header) does not look up its position again.
+#[inline(always)]
+pub(crate) fn plain_text_in(rest: &[u8]) -> Option<(&str, usize)> {
+    let (head, rest) = rest.split_first_chunk::<4>()?;
+    let n = u32::from_le_bytes(*head);
+    if n > i32::MAX as u32 {
+        return None;
+    }
+    // The length and its padding to 4, which cannot overflow below 2^31 (one mask, where
+    // `n + pad4(n)` with its overflow check took a dozen instructions of every string).
+    let n = n as usize;
+    let padded = rest.get(..(n + 3) & !3)?;
+    if !ascii_without_nul(padded, n) {
+        return None;
+    }
+    // SAFETY: every byte is in 0x01..=0x7F, and ASCII is valid UTF-8.
+    let text = unsafe { std::str::from_utf8_unchecked(&padded[..n]) };
+    Some((text, 4 + padded.len()))
 }
 
 /// Fingerprint mixing: FxHash's multiplier (its high bits mix best; the scan's `seen` bits
