@@ -143,3 +143,146 @@ fn errors_are_the_drivers_at_every_cut() {
         assert_eq!(decode(&bytes[..cut], Dialect::Godot4, &o), Err(e));
     }
 }
+
+/// A String as the engine writes it (length, bytes, zero padding to 4).
+fn string(b: &mut Vec<u8>, text: &[u8]) {
+    b.extend([4, 0, 0, 0]);
+    b.extend((text.len() as u32).to_le_bytes());
+    b.extend(text);
+    b.resize(b.len() + (4 - text.len() % 4) % 4, 0);
+}
+
+/// String keys, the fast path's own (plain text, its key bit taken from the input) mixed with
+/// keys it leaves to `one` (text the engine's reading changes, a StringName, an Int): equal
+/// keys merge by the engine's rule whichever way each was read, and keys that only look
+/// alike stay apart.
+#[test]
+fn string_keys_read_plain_or_not_merge_by_the_engines_rule() {
+    let o = DecodeOptions::default();
+    /// A key: raw String bytes, or a StringName or Int written apart.
+    enum K<'a> {
+        S(&'a [u8]),
+        Name(&'a [u8]),
+        Int(i32),
+    }
+    /// The keys of a dictionary, and the entries expected (key, index of the winning value).
+    type Case<'a> = (Vec<K<'a>>, Vec<(Variant, i64)>);
+    let cases: Vec<Case> = vec![
+        // The engine stops a string at its NUL: "a\0b" is "a", the key read plain before.
+        (
+            vec![K::S(b"a"), K::S(b"a\0b"), K::S(b"b")],
+            vec![("a".into(), 1), ("b".into(), 2)],
+        ),
+        // The other way round: the slow key first, the plain one replaces its value.
+        (
+            vec![K::S(b"id\0"), K::S(b"x"), K::S(b"id")],
+            vec![("id".into(), 2), ("x".into(), 1)],
+        ),
+        // A leading BOM is dropped by the engine's reading (not plain ASCII either).
+        (
+            vec![K::S(b"hp"), K::S(b"\xef\xbb\xbfhp")],
+            vec![("hp".into(), 1)],
+        ),
+        // Repeats among plain keys of every length kept inline and one past it.
+        (
+            vec![
+                K::S(b"name"),
+                K::S(b"pos"),
+                K::S(b"a_key_of_24_bytes_long__"),
+                K::S(b"a_key_of_25_bytes_long___"),
+                K::S(b"pos"),
+                K::S(b"a_key_of_24_bytes_long__"),
+                K::S(b"a_key_of_25_bytes_long___"),
+                K::S(b""),
+                K::S(b""),
+            ],
+            vec![
+                ("name".into(), 0),
+                ("pos".into(), 4),
+                ("a_key_of_24_bytes_long__".into(), 5),
+                ("a_key_of_25_bytes_long___".into(), 6),
+                ("".into(), 8),
+            ],
+        ),
+        // Alike but not equal: a StringName and an Int are other keys than the String.
+        (
+            vec![K::S(b"k"), K::Name(b"k"), K::Int(1), K::S(b"1"), K::S(b"k")],
+            vec![
+                ("k".into(), 4),
+                (Variant::StringName("k".into()), 1),
+                (Variant::Int(1), 2),
+                ("1".into(), 3),
+            ],
+        ),
+    ];
+    for (keys, want) in cases {
+        let mut b = vec![27, 0, 0, 0];
+        b.extend((keys.len() as u32).to_le_bytes());
+        for (i, k) in keys.iter().enumerate() {
+            match k {
+                K::S(t) => string(&mut b, t),
+                K::Name(t) => {
+                    string(&mut b, t);
+                    let at = b.len() - 8 - t.len().next_multiple_of(4);
+                    b[at] = 21; // STRING_NAME
+                }
+                K::Int(x) => {
+                    b.extend([2, 0, 0, 0]);
+                    b.extend(x.to_le_bytes());
+                }
+            }
+            b.extend([2, 0, 0, 0]);
+            b.extend((i as i32).to_le_bytes());
+        }
+        assert!(agree("string keys", &b, Dialect::Godot4, &o));
+        let (v, used) = decode(&b, Dialect::Godot4, &o).expect("decodes");
+        assert_eq!(used, b.len());
+        let Variant::Dictionary(d) = v else {
+            panic!("{v:?}")
+        };
+        let got: Vec<(Variant, Variant)> = d.entries().to_vec();
+        let want: Vec<(Variant, Variant)> = want
+            .into_iter()
+            .map(|(k, i)| (k, Variant::Int(i)))
+            .collect();
+        assert_eq!(got, want);
+    }
+}
+
+/// Strings of every length the owned result keeps inline (each length its own copy in
+/// `GString::copied`) and a few past it keep their text exactly, as values, keys, and
+/// StringNames, read by the fast path and by the driver.
+#[test]
+fn strings_of_every_inline_length_keep_their_text() {
+    let o = DecodeOptions::default();
+    for n in 0..=40usize {
+        let text: String = (0..n)
+            .map(|i| char::from(b'a' + (i * 7 % 26) as u8))
+            .collect();
+        let mut b = vec![27, 0, 0, 0, 2, 0, 0, 0];
+        string(&mut b, text.as_bytes());
+        string(&mut b, text.as_bytes());
+        string(&mut b, b"name");
+        string(&mut b, text.as_bytes());
+        let at = b.len() - 8 - n.next_multiple_of(4);
+        b[at] = 21; // the value a StringName
+        assert!(agree(&text, &b, Dialect::Godot4, &o), "{n}");
+        let (v, _) = decode(&b, Dialect::Godot4, &o).expect("decodes");
+        let Variant::Dictionary(d) = v else {
+            panic!("{v:?}")
+        };
+        let want = [
+            (Variant::from(text.as_str()), Variant::from(text.as_str())),
+            (
+                Variant::from("name"),
+                Variant::StringName(text.as_str().into()),
+            ),
+        ];
+        assert_eq!(d.entries(), &want[..], "{n}");
+        let Variant::String(s) = &d.entries()[0].0 else {
+            panic!()
+        };
+        assert_eq!(s.as_str(), text);
+        assert_eq!(s.len(), n);
+    }
+}

@@ -74,6 +74,15 @@ pub(crate) trait Build<'a>: Sized + FromFixed + FromPacked<'a> {
     fn hash_key<H: Hasher>(k: &Self, h: &mut H);
     /// A six-bit hash consistent with [`Build::same_key`], cheap to compute (see `DictFill`).
     fn key_bit(k: &Self) -> u32;
+    /// [`Build::string`] of plain text and its [`Build::key_bit`]: what a dictionary key that
+    /// is a String (nearly every key) needs. The owned result takes the bit from the text in
+    /// the input, which it has at hand, rather than from the string it made of it.
+    #[inline(always)]
+    fn string_key(s: &'a str) -> (Self, u32) {
+        let k = Self::string(StrRef::Borrowed(s));
+        let bit = Self::key_bit(&k);
+        (k, bit)
+    }
     /// [`quirks::kept_apart`] for this representation: a key the engine never merges. A
     /// builder that keeps too little to tell says no (and then merges as the value says).
     fn kept_apart(_k: &Self, _dicts_by_identity: bool) -> bool {
@@ -116,7 +125,8 @@ pub(crate) trait Entries<B>: Sized {
 
 impl<'a, B: Build<'a>> Entries<B> for Vec<(B, B)> {
     type Scratch = ();
-    #[inline]
+    // Inlined: out of line, the call cost each dictionary the decoder opens 10 instructions.
+    #[inline(always)]
     fn with_capacity(n: usize) -> Self {
         Vec::with_capacity(n)
     }
@@ -274,6 +284,11 @@ impl<'a> Build<'a> for Variant {
             Variant::Int(i) => int_key_bit(*i),
             _ => OTHER_KEY_BIT,
         }
+    }
+    #[inline(always)]
+    fn string_key(s: &'a str) -> (Variant, u32) {
+        // `key_bit` of the String made of `s`, whose text is `s`.
+        (Variant::string(StrRef::Borrowed(s)), text_key_bit(s))
     }
     fn seen(&self) -> quirks::Seen<'_> {
         let object = match self {

@@ -96,8 +96,19 @@ impl<'a, B: Build<'a>> DictFill<'a, B> {
 
     #[inline(always)]
     pub(crate) fn insert(&mut self, s: &mut Scratch<'a, B>, key: B, value: B) {
-        let bit = 1u64 << B::key_bit(&key);
-        if self.seen & bit == 0 && self.index.is_none() && self.entries.len(s) + 1 < INDEX_FROM {
+        let bit = B::key_bit(&key);
+        self.insert_bit(s, bit, key, value)
+    }
+
+    /// [`DictFill::insert`] of a key whose [`Build::key_bit`] is `bit`, known already.
+    #[inline(always)]
+    pub(crate) fn insert_bit(&mut self, s: &mut Scratch<'a, B>, bit: u32, key: B, value: B) {
+        debug_assert_eq!(bit, B::key_bit(&key), "the key bit given is the key's");
+        let bit = 1u64 << bit;
+        // The index is made once the entries reach `INDEX_FROM` (`insert_checked`), and
+        // entries are never taken out, so below that length there is none to ask about.
+        debug_assert!(self.index.is_none() || self.entries.len(s) >= INDEX_FROM);
+        if self.seen & bit == 0 && self.entries.len(s) + 1 < INDEX_FROM {
             // A new bit: no key so far can be equal to this one.
             self.seen |= bit;
             self.entries.push(s, key, value);

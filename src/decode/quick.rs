@@ -8,7 +8,10 @@
 //! locals. [`Decoder::quick`] reads them with the very calls the driver makes ([`Decoder::one`]
 //! for each value, [`Decoder::other`] for each container's header, [`DictFill::insert`] for
 //! the duplicate-key rule, the same `Build` calls to finish), so the values it builds are the
-//! driver's by construction. Containers nested deeper than [`QUICK_DEPTH`] it hands to the driver's loop
+//! driver's by construction. One step is its own: a dictionary key that is a String of plain
+//! text (nearly every key) is read by [`Decoder::string_key`], `one`'s reading of a String
+//! cut short, so that the key's bit for the duplicate-key rule comes from the input text
+//! rather than from the string made of it; any other key goes through `one`. Containers nested deeper than [`QUICK_DEPTH`] it hands to the driver's loop
 //! ([`Decoder::finish_within`]), which goes on from the same state. It never decides an
 //! error: any error, or nesting past the caller's limit, makes it return `None`, and
 //! [`Decoder::run`] reads the input again from the start with the driver, so errors and
@@ -42,6 +45,22 @@ impl<'a, O: Observe> Decoder<'a, '_, O> {
             None => out,
             Some(frame) => self.quick_fill(frame, 1, scratch),
         }
+    }
+
+    /// A dictionary key that is a String of plain text (nearly every key), read as
+    /// [`Decoder::one`] reads a String value, with its [`Build::key_bit`]; `None`, having read
+    /// nothing, for any other key (which `one` then reads).
+    #[inline(always)]
+    fn string_key<B: Build<'a>>(&mut self) -> Option<(B, u32)> {
+        let buf: &'a [u8] = self.buf;
+        let (header, rest) = buf.get(self.pos..)?.split_first_chunk::<4>()?;
+        let tag = u32::from_le_bytes(*header) & quirks::TYPE_MASK;
+        if self.kind_of(tag) != Some(Kind::String) {
+            return None;
+        }
+        let (text, used) = plain_text_in(rest)?;
+        self.pos += 4 + used;
+        Some(B::string_key(text))
     }
 
     /// Fills `frame`, opened at nesting `depth` (the driver's stack height for it), and
@@ -89,24 +108,24 @@ impl<'a, O: Observe> Decoder<'a, '_, O> {
                 ..
             } => {
                 for _ in 0..left {
-                    let mut key = None;
-                    if let Some(child) = self.one::<B>(|v| key = Some(v)).ok()? {
-                        key = Some(self.quick_fill(child, depth + 1, scratch)?);
-                    }
-                    let child = self
-                        .one::<B>(
-                            #[inline(always)]
-                            |v| {
-                                if let Some(k) = key.take() {
-                                    fill.insert(scratch, k, v)
-                                }
-                            },
-                        )
-                        .ok()?;
-                    if let Some(child) = child {
-                        let v = self.quick_fill(child, depth + 1, scratch)?;
-                        fill.insert(scratch, key.take()?, v);
-                    }
+                    let (key, bit) = match self.string_key::<B>() {
+                        Some(key) => key,
+                        None => {
+                            let mut key = None;
+                            if let Some(child) = self.one::<B>(|v| key = Some(v)).ok()? {
+                                key = Some(self.quick_fill(child, depth + 1, scratch)?);
+                            }
+                            let key = key?;
+                            let bit = B::key_bit(&key);
+                            (key, bit)
+                        }
+                    };
+                    let mut value = None;
+                    let value = match self.one::<B>(|v| value = Some(v)).ok()? {
+                        None => value?,
+                        Some(child) => self.quick_fill(child, depth + 1, scratch)?,
+                    };
+                    fill.insert_bit(scratch, bit, key, value);
                 }
                 self.replaced |= fill.replaced;
                 fill.entries.close(scratch);

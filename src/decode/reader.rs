@@ -308,17 +308,9 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
     #[inline(always)]
     pub(crate) fn plain_text(&mut self) -> Option<&'a str> {
         let buf: &'a [u8] = self.buf;
-        let head: [u8; 4] = buf.get(self.pos..)?.get(..4)?.try_into().ok()?;
-        let n = u32::from_le_bytes(head) as usize;
-        let start = self.pos + 4;
-        let total = n.checked_add(quirks::pad4(n))?;
-        let padded = buf.get(start..start.checked_add(total)?)?;
-        if n > i32::MAX as usize || !ascii_without_nul(padded, n) {
-            return None;
-        }
-        self.pos = start + total;
-        // SAFETY: every byte is in 0x01..=0x7F, and ASCII is valid UTF-8.
-        Some(unsafe { std::str::from_utf8_unchecked(&padded[..n]) })
+        let (s, used) = plain_text_in(buf.get(self.pos..)?)?;
+        self.pos += used;
+        Some(s)
     }
 
     /// A packed array's element count and the bytes of its elements (`stride` each).
@@ -936,6 +928,28 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
     }
 }
 
+/// [`Decoder::plain_text`] of the string at the start of `rest`: the text, and the bytes it
+/// takes (length, text, padding). Apart so that a caller holding the input from the string
+/// on (`string_key`, after its header) does not look up its position again.
+#[inline(always)]
+pub(crate) fn plain_text_in(rest: &[u8]) -> Option<(&str, usize)> {
+    let (head, rest) = rest.split_first_chunk::<4>()?;
+    let n = u32::from_le_bytes(*head);
+    if n > i32::MAX as u32 {
+        return None;
+    }
+    // The length and its padding to 4, which cannot overflow below 2^31 (one mask, where
+    // `n + pad4(n)` with its overflow check took a dozen instructions of every string).
+    let n = n as usize;
+    let padded = rest.get(..(n + 3) & !3)?;
+    if !ascii_without_nul(padded, n) {
+        return None;
+    }
+    // SAFETY: every byte is in 0x01..=0x7F, and ASCII is valid UTF-8.
+    let text = unsafe { std::str::from_utf8_unchecked(&padded[..n]) };
+    Some((text, 4 + padded.len()))
+}
+
 /// Fingerprint mixing: FxHash's multiplier (its high bits mix best; the scan's `seen` bits
 /// take the top six).
 pub(crate) const K: u64 = 0xf135_7aea_2e62_a9c5;
@@ -1003,23 +1017,19 @@ pub(crate) fn last_word(b: &[u8]) -> u64 {
 pub(crate) fn ascii_without_nul(padded: &[u8], n: usize) -> bool {
     const ONES: u32 = 0x0101_0101;
     const HIGH: u32 = 0x8080_8080;
-    let word = |at: usize| {
-        let mut w = [0u8; 4];
-        w.copy_from_slice(&padded[at..at + 4]);
-        u32::from_le_bytes(w)
+    let check = |x: u32| (x.wrapping_sub(ONES) | x) & HIGH;
+    // The last word apart (it holds the padding), the others by `chunks_exact`, which needs
+    // no bound check per word: a short key is one word and no loop.
+    let Some((body, last)) = padded.split_last_chunk::<4>() else {
+        return true;
     };
-    let full = n / 4;
     let mut flags = 0u32;
-    for i in 0..full {
-        let x = word(4 * i);
-        flags |= (x.wrapping_sub(ONES) | x) & HIGH;
+    for w in body.chunks_exact(4) {
+        flags |= check(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
     }
-    let rem = n % 4;
-    if rem != 0 {
-        // The last word: its top `4 - rem` bytes are padding, read as 0x01.
-        let keep = u32::MAX >> (8 * (4 - rem));
-        let x = (word(4 * full) & keep) | (ONES & !keep);
-        flags |= (x.wrapping_sub(ONES) | x) & HIGH;
-    }
+    // The top `pad` bytes of the last word are padding, read as 0x01.
+    let pad = padded.len() - n;
+    let keep = u32::MAX >> (8 * pad);
+    flags |= check((u32::from_le_bytes(*last) & keep) | (ONES & !keep));
     flags == 0
 }
