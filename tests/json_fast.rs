@@ -666,3 +666,42 @@ fn big_containers_read_as_the_serde_reader_reads_them() {
         assert!(agree(&big_array).is_some());
     }
 }
+
+/// A value object that ends right after its `value` is done with at once; one with keys
+/// beside `type` and `value` (before the `value`, as the writer puts an element type, or
+/// after it) is not: its keys still type the container, as the serde reader types it.
+#[test]
+fn objects_ending_after_their_value_and_objects_with_keys_beside_it() {
+    let typed = |text: &str| {
+        let (fast, serde) = readers_apart(text);
+        let fast = fast.unwrap_or_else(|| panic!("the fast reader gave up: {text}"));
+        let serde = serde.unwrap_or_else(|e| panic!("the serde reader refused {text}: {e}"));
+        assert!(fast.same(&serde), "{text}: {fast:?} vs {serde:?}");
+        let Variant::Array(a) = &fast else {
+            panic!("{text}: not an Array: {fast:?}")
+        };
+        assert!(a.typed.is_some(), "{text}: lost its element type: {fast:?}");
+    };
+    let int = r#"{"type":"Int","value":1}"#;
+    typed(&format!(
+        r#"{{"type":"Array","element_type":{{"builtin":"Int"}},"value":[{int}]}}"#
+    ));
+    typed(&format!(
+        r#"{{"type":"Array","value":[{int}],"element_type":{{"builtin":"Int"}}}}"#
+    ));
+    typed(&format!(
+        r#"{{"type":"Array","value":[{{"type":"Array","value":[{int}]}}],"element_type":{{"builtin":"Array"}}}}"#
+    ));
+    // Ends after the value, blanks before the brace, a second value, a brace too many.
+    for text in [
+        format!(r#"{{"type":"Array","value":[{int},{int}]}}"#),
+        r#"{"type":"Int","value":1 }"#.to_string(),
+        r#"{"type":"Array","value":[{"type":"Int","value":1,"value":2}]}"#.to_string(),
+        r#"{"type":"Int","value":1}}"#.to_string(),
+        r#"{"type":"String","value":"a","x":1}"#.to_string(),
+    ] {
+        agree(&text);
+    }
+    assert!(agree(&format!(r#"{{"type":"Array","value":[{int},{int}]}}"#)).is_some());
+    assert!(agree(r#"{"type":"Int","value":1}}"#).is_none());
+}
