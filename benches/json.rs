@@ -151,10 +151,7 @@ fn pipes(c: &mut Criterion) {
             b.iter(|| {
                 out.clear();
                 // As the command does: each value framed on the thread that read it.
-                let framed = json::read_values_on(black_box(&lines[..]), t, |v| {
-                    let mut bytes = Vec::new();
-                    frame_into(&mut bytes, &v, &format).map(|()| bytes)
-                });
+                let framed = json::encode_values_on(black_box(&lines[..]), t, &format);
                 for bytes in framed {
                     out.extend_from_slice(&bytes.expect("valid").expect("encodes"));
                 }

@@ -666,3 +666,92 @@ fn big_containers_read_as_the_serde_reader_reads_them() {
         assert!(agree(&big_array).is_some());
     }
 }
+
+/// A value object that ends right after its `value` is done with at once; one with keys
+/// beside `type` and `value` (before the `value`, as the writer puts an element type, or
+/// after it) is not: its keys still type the container, as the serde reader types it.
+#[test]
+fn objects_ending_after_their_value_and_objects_with_keys_beside_it() {
+    let typed = |text: &str| {
+        let (fast, serde) = readers_apart(text);
+        let fast = fast.unwrap_or_else(|| panic!("the fast reader gave up: {text}"));
+        let serde = serde.unwrap_or_else(|e| panic!("the serde reader refused {text}: {e}"));
+        assert!(fast.same(&serde), "{text}: {fast:?} vs {serde:?}");
+        let Variant::Array(a) = &fast else {
+            panic!("{text}: not an Array: {fast:?}")
+        };
+        assert!(a.typed.is_some(), "{text}: lost its element type: {fast:?}");
+    };
+    let int = r#"{"type":"Int","value":1}"#;
+    typed(&format!(
+        r#"{{"type":"Array","element_type":{{"builtin":"Int"}},"value":[{int}]}}"#
+    ));
+    typed(&format!(
+        r#"{{"type":"Array","value":[{int}],"element_type":{{"builtin":"Int"}}}}"#
+    ));
+    typed(&format!(
+        r#"{{"type":"Array","value":[{{"type":"Array","value":[{int}]}}],"element_type":{{"builtin":"Array"}}}}"#
+    ));
+    // Ends after the value, blanks before the brace, a second value, a brace too many.
+    for text in [
+        format!(r#"{{"type":"Array","value":[{int},{int}]}}"#),
+        r#"{"type":"Int","value":1 }"#.to_string(),
+        r#"{"type":"Array","value":[{"type":"Int","value":1,"value":2}]}"#.to_string(),
+        r#"{"type":"Int","value":1}}"#.to_string(),
+        r#"{"type":"String","value":"a","x":1}"#.to_string(),
+    ] {
+        agree(&text);
+    }
+    assert!(agree(&format!(r#"{{"type":"Array","value":[{int},{int}]}}"#)).is_some());
+    assert!(agree(r#"{"type":"Int","value":1}}"#).is_none());
+}
+
+/// `encode_values_on` (what `encode --from json` writes) gives the engine's own bytes back
+/// for the savegame's JSON Lines, many copies of them over two threads, with a pretty
+/// document between (read by the scan) and an encoder refusal in its place: frame by frame
+/// the same as `frame_into` of the value the serde reader reads.
+#[test]
+fn json_lines_encoded_on_threads_are_the_engines_savegame() {
+    use gdvariant::framing::{frame_into, frames, Framing};
+    use gdvariant::Format;
+    let sav = std::fs::read(common::fixtures().join("godot3/streams/savegame.sav")).unwrap();
+    let format = Format::godot3().framing(Framing::STORE_VAR);
+    let values: Vec<Variant> = frames(&sav, &format).collect::<Result<_, _>>().unwrap();
+    let mut lines = String::new();
+    for v in &values {
+        lines.push_str(&to_json_string(v));
+        lines.push('\n');
+    }
+    // Enough copies to fill more than one buffer, split between the threads.
+    let copies = 2000;
+    let mut text = lines.repeat(copies);
+    let pretty = serde_json::to_string_pretty(&to_json(&values[1])).unwrap();
+    text.push_str(&pretty);
+    text.push('\n');
+    text.push_str(&lines);
+    let got: Vec<Vec<u8>> = json::encode_values_on(text.as_bytes(), 2, &format)
+        .map(|r| r.unwrap().unwrap())
+        .collect();
+    assert_eq!(got.len(), values.len() * (copies + 1) + 1);
+    let mut want = sav.repeat(copies);
+    frame_into(&mut want, &values[1], &format).unwrap();
+    want.extend_from_slice(&sav);
+    // Compared whole, not printed: a difference would print megabytes.
+    assert!(got.concat() == want, "not the engine's savegame bytes");
+    // A real an `f32` cannot hold exactly is refused as `frame_into` refuses it, in place.
+    let inexact = Variant::Vector2(gdvariant::math::Vector2 { x: 0.1, y: 0.0 });
+    let text = format!(
+        "{}\n{}\n",
+        to_json_string(&Variant::Int(1)),
+        to_json_string(&inexact)
+    );
+    let got: Vec<_> = json::encode_values_on(text.as_bytes(), 2, &format)
+        .map(|r| r.unwrap())
+        .collect();
+    let mut refused = Vec::new();
+    assert_eq!(
+        got[1],
+        frame_into(&mut refused, &inexact, &format).map(|()| refused)
+    );
+    assert!(got[1].is_err());
+}

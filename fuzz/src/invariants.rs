@@ -625,6 +625,31 @@ pub fn check_json(setup: &Setup, payload: &[u8]) {
     for v in read_values(payload).take(64).flatten() {
         let _ = to_json_string(&v);
     }
+    // `encode --from json` (`encode_values_on`): the frames of a stream, on one thread and
+    // on two, are `frame_into` of the values `read_values` reads, refusals and errors alike.
+    let format = gdvariant::Format {
+        dialect: setup.dialect,
+        framing: setup.framing,
+        ..Default::default()
+    };
+    let whole: Vec<_> = read_values(payload)
+        .take(64)
+        .map(|r| {
+            r.map(|v| {
+                let mut b = Vec::new();
+                gdvariant::framing::frame_into(&mut b, &v, &format).map(|()| b)
+            })
+        })
+        .collect();
+    for threads in [1, 2] {
+        let framed: Vec<_> = gdvariant::json::encode_values_on(payload, threads, &format)
+            .take(64)
+            .collect();
+        assert!(
+            framed == whole,
+            "json: encode_values_on on {threads} thread(s) is not frame_into of read_values"
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------------------

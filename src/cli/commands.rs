@@ -518,10 +518,7 @@ fn encode_file(
         InFormat::Json => {
             // Each value is encoded (and freed) on the thread that read it; only its bytes
             // come back here, in order.
-            let framed = json::read_values_on(open(file)?, threads, |v| {
-                let mut bytes = Vec::new();
-                frame_into(&mut bytes, &v, out_format).map(|()| bytes)
-            });
+            let framed = json::encode_values_on(open(file)?, threads, out_format);
             for (i, r) in framed.enumerate() {
                 let r = r.map_err(|e| Failure::data(format!("{}: {e}", shown(file))))?;
                 put(&r.map_err(|e| refused(i + 1, e))?)?;

@@ -180,7 +180,7 @@ fn not_json(e: serde_json::Error) -> JsonError {
 /// values, holding one document at a time: what `gdvariant encode --from json` reads.
 /// Nesting is bounded by [`MAX_JSON_DEPTH`] as the bytes stream in.
 pub fn read_values<R: std::io::Read>(input: R) -> impl Iterator<Item = Result<Variant, JsonError>> {
-    let mut docs = Documents::new(input, 1, |v| v);
+    let mut docs = Documents::new(input, 1, stream::Values(|v| v));
     std::iter::from_fn(move || docs.next_value())
 }
 
@@ -214,7 +214,29 @@ pub fn read_values_on<R: std::io::Read, T: Send>(
     threads: usize,
     each: impl Fn(Variant) -> T + Sync,
 ) -> impl Iterator<Item = Result<T, JsonError>> {
-    let mut docs = Documents::new(input, threads, each);
+    let mut docs = Documents::new(input, threads, stream::Values(each));
+    std::iter::from_fn(move || docs.next_value())
+}
+
+/// [`read_values_on`] with each value framed as [`frame_into`](crate::framing::frame_into)
+/// frames it with `format` (its bytes, or the encoder's error): what `gdvariant encode
+/// --from json` writes. A line of JSON Lines in our writer's layout gets a buffer the size
+/// its bytes will about take at once, instead of one grown from nothing.
+///
+/// ```
+/// use gdvariant::{json, Format};
+/// let lines = b"{\"type\":\"Int\",\"value\":1}\n{\"type\":\"Bool\",\"value\":true}\n";
+/// let bytes: Vec<Vec<u8>> = json::encode_values_on(&lines[..], 2, &Format::godot4())
+///     .collect::<Result<Result<_, _>, _>>()??;
+/// assert_eq!(bytes, [vec![2, 0, 0, 0, 1, 0, 0, 0], vec![1, 0, 0, 0, 1, 0, 0, 0]]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn encode_values_on<R: std::io::Read>(
+    input: R,
+    threads: usize,
+    format: &crate::Format,
+) -> impl Iterator<Item = Result<Result<Vec<u8>, crate::EncodeError>, JsonError>> {
+    let mut docs = Documents::new(input, threads, stream::Frames(format.clone()));
     std::iter::from_fn(move || docs.next_value())
 }
 

@@ -3,23 +3,68 @@
 use super::*;
 use super::{fast, seed};
 
+/// What is made of each document read: `value` makes it of the document's value; `line`
+/// of a line of JSON Lines, when [`fast::read`] takes it (`None` otherwise, and the
+/// document is read by the scan and the serde reader).
+pub(super) trait Each: Sync {
+    type Out: Send;
+    fn value(&self, v: Variant) -> Self::Out;
+    fn line(&self, text: &str) -> Option<Self::Out> {
+        fast::read(text).map(|v| self.value(v))
+    }
+}
+
+/// The values themselves, handed to a function.
+pub(super) struct Values<F>(pub(super) F);
+
+impl<T: Send, F: Fn(Variant) -> T + Sync> Each for Values<F> {
+    type Out = T;
+    fn value(&self, v: Variant) -> T {
+        (self.0)(v)
+    }
+}
+
+/// The frames of the values, as [`frame_into`](crate::framing::frame_into) writes them
+/// with the format (or the encoder's error).
+pub(super) struct Frames(pub(super) crate::format::Format);
+
+impl Frames {
+    fn frame(&self, v: &Variant, mut bytes: Vec<u8>) -> Result<Vec<u8>, crate::EncodeError> {
+        crate::framing::frame_into(&mut bytes, v, &self.0).map(|()| bytes)
+    }
+}
+
+impl Each for Frames {
+    type Out = Result<Vec<u8>, crate::EncodeError>;
+    fn value(&self, v: Variant) -> Self::Out {
+        self.frame(&v, Vec::new())
+    }
+    fn line(&self, text: &str) -> Option<Self::Out> {
+        let v = fast::read(text)?;
+        // A line's bytes come to about a third of its JSON (a savegame's, 36%): room for
+        // them at once instead of growing the buffer from nothing, a few times per line,
+        // and never more than the line's own size.
+        Some(self.frame(&v, Vec::with_capacity(text.len() / 2)))
+    }
+}
+
 /// Splits a stream into top-level JSON documents by tracking brackets and strings, so each
 /// document's depth is known before it is parsed; each value read is handed to `each`, whose
 /// results come out in order.
-pub(super) struct Documents<R, T, F> {
+pub(super) struct Documents<R, E: Each> {
     input: std::io::BufReader<R>,
     line: usize,
     n: usize,
     failed: bool,
     /// What `each` made of the documents read ahead by [`Documents::fast_lines`], in order.
-    ready: std::collections::VecDeque<T>,
+    ready: std::collections::VecDeque<E::Out>,
     /// Threads that read a buffer of lines at once.
     threads: usize,
-    each: F,
+    each: E,
 }
 
-impl<R: std::io::Read, T: Send, F: Fn(Variant) -> T + Sync> Documents<R, T, F> {
-    pub(super) fn new(input: R, threads: usize, each: F) -> Documents<R, T, F> {
+impl<R: std::io::Read, E: Each> Documents<R, E> {
+    pub(super) fn new(input: R, threads: usize, each: E) -> Documents<R, E> {
         Documents {
             // Room for many lines, so that few documents straddle a refill (see `fast_lines`).
             input: std::io::BufReader::with_capacity(1 << 20, input),
@@ -32,7 +77,7 @@ impl<R: std::io::Read, T: Send, F: Fn(Variant) -> T + Sync> Documents<R, T, F> {
         }
     }
 
-    fn fail(&mut self, message: String) -> Option<Result<T, JsonError>> {
+    fn fail(&mut self, message: String) -> Option<Result<E::Out, JsonError>> {
         self.failed = true;
         Some(Err(JsonError {
             path: format!("document {}, line {}", self.n, self.line),
@@ -40,7 +85,7 @@ impl<R: std::io::Read, T: Send, F: Fn(Variant) -> T + Sync> Documents<R, T, F> {
         }))
     }
 
-    pub(super) fn next_value(&mut self) -> Option<Result<T, JsonError>> {
+    pub(super) fn next_value(&mut self) -> Option<Result<E::Out, JsonError>> {
         use std::io::BufRead;
         if self.failed {
             return None;
@@ -108,7 +153,7 @@ impl<R: std::io::Read, T: Send, F: Fn(Variant) -> T + Sync> Documents<R, T, F> {
         if r.is_err() {
             self.failed = true;
         }
-        Some(r.map(&self.each))
+        Some(r.map(|v| self.each.value(v)))
     }
 }
 
@@ -121,12 +166,12 @@ enum Line<T> {
 }
 
 /// Reads `lines` in order, stopping at the first that is not a document in our layout.
-fn read_lines<T>(lines: &[&[u8]], each: &(impl Fn(Variant) -> T + Sync)) -> Vec<Line<T>> {
+fn read_lines<E: Each>(lines: &[&[u8]], each: &E) -> Vec<Line<E::Out>> {
     let mut out = Vec::with_capacity(lines.len());
     for line in lines {
         let read = match std::str::from_utf8(line) {
             Ok(t) if t.trim_ascii().is_empty() => Line::Blank,
-            Ok(t) => fast::read(t).map_or(Line::Other, |v| Line::Read(each(v))),
+            Ok(t) => each.line(t).map_or(Line::Other, Line::Read),
             Err(_) => Line::Other,
         };
         let stop = matches!(read, Line::Other);
@@ -141,7 +186,7 @@ fn read_lines<T>(lines: &[&[u8]], each: &(impl Fn(Variant) -> T + Sync)) -> Vec<
 /// Buffered bytes below which a batch of lines is read on the calling thread alone.
 const PARALLEL_FROM: usize = 64 << 10;
 
-impl<R: std::io::Read, T: Send, F: Fn(Variant) -> T + Sync> Documents<R, T, F> {
+impl<R: std::io::Read, E: Each> Documents<R, E> {
     /// Reads the whole lines of the buffer that are documents in our writer's layout (JSON
     /// Lines as our writer writes them) into `ready`: found by their line ends, without the
     /// bracket scan or a copy, and on `threads` threads at once when the buffer is big. It
@@ -202,7 +247,7 @@ impl<R: std::io::Read, T: Send, F: Fn(Variant) -> T + Sync> Documents<R, T, F> {
             rest = tail;
         }
         let each = &self.each;
-        let read: Vec<Vec<Line<T>>> = match parts.as_slice() {
+        let read: Vec<Vec<Line<E::Out>>> = match parts.as_slice() {
             [one] => vec![read_lines(one, each)],
             _ => std::thread::scope(|scope| {
                 let others: Vec<_> = parts[1..]
