@@ -43,6 +43,8 @@ enum How {
     PackedStrings,
     Array,
     Dictionary,
+    /// A NodePath (the new format only; the old one is an error the driver reports).
+    NodePath,
 }
 
 /// [`How`] and the two sizes of one type id.
@@ -612,6 +614,7 @@ impl Scan {
                     (Kind::PackedStringArray, ..) => with(How::PackedStrings),
                     (Kind::Array, ..) => with(How::Array),
                     (Kind::Dictionary, ..) => with(How::Dictionary),
+                    (Kind::NodePath, ..) => with(How::NodePath),
                     _ => with(How::GiveUp),
                 }
             }
@@ -785,6 +788,28 @@ impl Scan {
                         .element_type(quirks::container_kind(header, quirks::TYPED_VALUE), rest)?;
                 }
                 self.opened::<CHECK>(rest, true)
+            }
+            How::NodePath => {
+                // As `Decoder::node_path` reads it: three words, then names and subnames
+                // as strings; the old format (no NODEPATH_NEW_FORMAT bit) is an error.
+                let (first, rest) = split_word(payload)?;
+                if first & quirks::NODEPATH_NEW_FORMAT == 0 {
+                    return None;
+                }
+                let (subnames, rest) = split_word(rest)?;
+                let (flags, mut rest) = split_word(rest)?;
+                let (names, subnames) = quirks::nodepath_counts(first, subnames, flags);
+                let total = names + subnames;
+                // Each string needs its length word at least: more than fit is the
+                // driver's error, found here before any is read.
+                if total > rest.len() / 4 {
+                    return None;
+                }
+                self.count::<CHECK>(total)?;
+                for _ in 0..total {
+                    rest = self.text::<false>(rest)?.0;
+                }
+                Some((Read::Leaf, rest))
             }
             _ => None,
         }
