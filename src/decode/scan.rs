@@ -3,8 +3,8 @@
 //!
 //! Lazy borrowed decoding needs only two facts of its input: where the value ends, and that
 //! the driver would accept it without any dictionary repeating a key. [`vouch`] answers both
-//! for the values games send (numbers, text, math values, packed arrays, untyped or
-//! builtin-typed containers) at a fraction of the driver's cost: no value is built, no key is
+//! for the values games send (numbers, text, math values, NodePaths, packed arrays, untyped
+//! or builtin-typed containers) at a fraction of the driver's cost: no value is built, no key is
 //! kept but a 64-bit fingerprint and, while the dictionaries at a depth repeat one another's
 //! keys (records), its bytes (see `Row`). It never decides an error: anything it is not sure
 //! of (an error, a rare kind, text the engine's reading would change, a key that might repeat,
@@ -14,6 +14,8 @@
 //! check each verdict against the driver's.
 //!
 //! [`skip_value`] is the same loop without the key rule, for walking bytes already validated.
+//! `gdvariant decode --format json` writes the JSON of a frame the scan vouched for straight
+//! from its bytes (`json::append_json_of_bytes`).
 
 use super::*;
 
