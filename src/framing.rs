@@ -451,6 +451,23 @@ impl<R: Read> FrameReader<R> {
     }
 
     fn next_prefixed(&mut self) -> Option<Result<Frame, FrameError>> {
+        match self.read_prefixed()? {
+            Ok(()) => {}
+            Err(e) => return Some(Err(e)),
+        }
+        let r = decode_payload(
+            &self.buf,
+            self.offset,
+            self.framing,
+            self.dialect,
+            &self.options,
+        );
+        self.offset += 4 + self.buf.len();
+        Some(r)
+    }
+
+    /// Reads the next prefixed frame's payload into `buf` (`None` at the end of the input).
+    fn read_prefixed(&mut self) -> Option<Result<(), FrameError>> {
         self.buf.clear();
         if let Err(e) = self.fill(4) {
             return Some(Err(e));
@@ -485,15 +502,7 @@ impl<R: Read> FrameReader<R> {
                 needed: len - self.buf.len(),
             }));
         }
-        let r = decode_payload(
-            &self.buf,
-            self.offset,
-            self.framing,
-            self.dialect,
-            &self.options,
-        );
-        self.offset += 4 + len;
-        Some(r)
+        Some(Ok(()))
     }
 
     fn next_bare(&mut self) -> Option<Result<Frame, FrameError>> {
@@ -585,6 +594,46 @@ impl Iterator for WithOffsets<Frames<'_>> {
 pub struct WithOffsets<I>(I);
 
 impl<R: Read> FrameReader<R> {
+    /// The next frame as [`FrameReader::with_offsets`] gives it, but with a prefixed frame's
+    /// payload offered first to `take`: when it takes the payload (returns `true`), the
+    /// frame is not decoded and `Ok(None)` stands for it. Bare values, whose end only
+    /// decoding finds, are always decoded. Errors of the framing (a short or too large
+    /// frame) come as they would; a payload `take` refuses is decoded, with its errors.
+    ///
+    /// `gdvariant decode --format json` writes a frame's JSON straight from its bytes this
+    /// way ([`crate::json::append_json_of_bytes`]).
+    pub fn next_frame_or(
+        &mut self,
+        take: impl FnOnce(&[u8]) -> bool,
+    ) -> Option<Result<Option<Frame>, FrameError>> {
+        if self.failed || self.framing == Framing::Bare {
+            return self.next_frame().map(|r| r.map(Some));
+        }
+        match self.read_prefixed()? {
+            Ok(()) if take(&self.buf) => {
+                self.offset += 4 + self.buf.len();
+                return Some(Ok(None));
+            }
+            Ok(()) => {}
+            Err(e) => {
+                self.failed = true;
+                return Some(Err(e));
+            }
+        }
+        let r = decode_payload(
+            &self.buf,
+            self.offset,
+            self.framing,
+            self.dialect,
+            &self.options,
+        );
+        self.offset += 4 + self.buf.len();
+        if r.is_err() {
+            self.failed = true;
+        }
+        Some(r.map(Some))
+    }
+
     fn next_frame(&mut self) -> Option<Result<Frame, FrameError>> {
         if self.failed {
             return None;

@@ -606,6 +606,29 @@ pub fn check_json(setup: &Setup, payload: &[u8]) {
             "json: the fast reader misread {pretty}"
         );
     }
+    // The JSON written straight from the bytes (`decode --format json`'s first way) is
+    // serde_json's text of the decoded value, or nothing (buffer untouched) where the
+    // scan cannot vouch, which it never does for bytes the decoder refuses.
+    let mut from_bytes = b"x".to_vec();
+    let taken = gdvariant::json::append_json_of_bytes(
+        &mut from_bytes,
+        payload,
+        setup.dialect,
+        &setup.options,
+    );
+    match (decode(payload, setup.dialect, &setup.options), taken) {
+        (Ok((v, used)), Some(n)) => {
+            assert_eq!(n, used, "json: the walk used other bytes than decode");
+            let serde = serde_json::to_string(&gdvariant::json::Json(&v)).expect("string keys");
+            assert_eq!(
+                from_bytes[1..],
+                *serde.as_bytes(),
+                "json: the walk's text is not serde_json's"
+            );
+        }
+        (Err(e), Some(_)) => panic!("json: the walk took bytes decode refuses: {e}"),
+        (_, None) => assert_eq!(from_bytes, b"x", "json: the walk left text behind"),
+    }
     let text = String::from_utf8_lossy(payload);
     // Where the fast reader of our layout reads anything, the serde reader reads the same.
     if let (Some(fast), serde) = readers_apart(&text) {
@@ -783,6 +806,43 @@ pub fn check_framing(setup: &Setup, payload: &[u8]) {
     });
     streamed.assert_same(&slice, "FrameReader");
     assert_within_budget("FrameReader", setup, payload.len(), peak);
+    // `next_frame_or` with the JSON walk taking the frames it can (`decode --format json`):
+    // the same frames as the same text, and the same error at the same offset.
+    let mut reader = FrameReader::new(
+        Pieces {
+            pieces: chunks(payload, setup.chunk_seed).into_iter(),
+            current: &[],
+        },
+        setup.format(),
+    );
+    let (dialect, options) = (setup.format().dialect, &setup.format().decode);
+    let (mut texts, mut error) = (Vec::new(), None);
+    loop {
+        let mut buf = Vec::new();
+        let Some(f) = reader.next_frame_or(|p| {
+            gdvariant::json::append_json_of_bytes(&mut buf, p, dialect, options).is_some()
+        }) else {
+            break;
+        };
+        match f {
+            Ok(None) => texts.push(String::from_utf8(buf).expect("JSON text is UTF-8")),
+            Ok(Some(frame)) => texts.push(gdvariant::json::to_json_string(&frame.value)),
+            Err(e) => {
+                error = Some(e.offset());
+                break;
+            }
+        }
+    }
+    let expected: Vec<String> = streamed
+        .values
+        .iter()
+        .map(gdvariant::json::to_json_string)
+        .collect();
+    assert_eq!(
+        texts, expected,
+        "next_frame_or: other frames than FrameReader's"
+    );
+    assert_eq!(error, streamed.error, "next_frame_or: another error offset");
     for &(offset, len) in &bounds {
         let frame = &payload[offset..offset + len];
         let whole = available(frame, setup.format(), usize::MAX);

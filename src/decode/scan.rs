@@ -3,8 +3,8 @@
 //!
 //! Lazy borrowed decoding needs only two facts of its input: where the value ends, and that
 //! the driver would accept it without any dictionary repeating a key. [`vouch`] answers both
-//! for the values games send (numbers, text, math values, packed arrays, untyped or
-//! builtin-typed containers) at a fraction of the driver's cost: no value is built, no key is
+//! for the values games send (numbers, text, math values, NodePaths, packed arrays, untyped
+//! or builtin-typed containers) at a fraction of the driver's cost: no value is built, no key is
 //! kept but a 64-bit fingerprint and, while the dictionaries at a depth repeat one another's
 //! keys (records), its bytes (see `Row`). It never decides an error: anything it is not sure
 //! of (an error, a rare kind, text the engine's reading would change, a key that might repeat,
@@ -14,6 +14,8 @@
 //! check each verdict against the driver's.
 //!
 //! [`skip_value`] is the same loop without the key rule, for walking bytes already validated.
+//! `gdvariant decode --format json` writes the JSON of a frame the scan vouched for straight
+//! from its bytes (`json::append_json_of_bytes`).
 
 use super::*;
 
@@ -43,6 +45,8 @@ enum How {
     PackedStrings,
     Array,
     Dictionary,
+    /// A NodePath (the new format only; the old one is an error the driver reports).
+    NodePath,
 }
 
 /// [`How`] and the two sizes of one type id.
@@ -612,6 +616,7 @@ impl Scan {
                     (Kind::PackedStringArray, ..) => with(How::PackedStrings),
                     (Kind::Array, ..) => with(How::Array),
                     (Kind::Dictionary, ..) => with(How::Dictionary),
+                    (Kind::NodePath, ..) => with(How::NodePath),
                     _ => with(How::GiveUp),
                 }
             }
@@ -785,6 +790,28 @@ impl Scan {
                         .element_type(quirks::container_kind(header, quirks::TYPED_VALUE), rest)?;
                 }
                 self.opened::<CHECK>(rest, true)
+            }
+            How::NodePath => {
+                // As `Decoder::node_path` reads it: three words, then names and subnames
+                // as strings; the old format (no NODEPATH_NEW_FORMAT bit) is an error.
+                let (first, rest) = split_word(payload)?;
+                if first & quirks::NODEPATH_NEW_FORMAT == 0 {
+                    return None;
+                }
+                let (subnames, rest) = split_word(rest)?;
+                let (flags, mut rest) = split_word(rest)?;
+                let (names, subnames) = quirks::nodepath_counts(first, subnames, flags);
+                let total = names + subnames;
+                // Each string needs its length word at least: more than fit is the
+                // driver's error, found here before any is read.
+                if total > rest.len() / 4 {
+                    return None;
+                }
+                self.count::<CHECK>(total)?;
+                for _ in 0..total {
+                    rest = self.text::<false>(rest)?.0;
+                }
+                Some((Read::Leaf, rest))
             }
             _ => None,
         }

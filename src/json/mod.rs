@@ -108,6 +108,32 @@ pub fn append_json(buf: &mut Vec<u8>, value: &Variant) {
     write::append(buf, value)
 }
 
+/// Appends the JSON text of the value at the start of `bytes` (as [`decode`](fn@crate::decode)
+/// reads it with `dialect` and `options`) and gives the bytes it used, when the decoder's
+/// fast validating scan vouches for the bytes: the text [`append_json`] writes of the decoded
+/// value, written from the bytes without building the value (`gdvariant decode --format
+/// json` takes this way first). `None`, with `buf` unchanged, when the scan cannot vouch for
+/// them (an error, a rare kind, a limit, a key that may repeat): decode them as usual then,
+/// so that any error is the decoder's.
+///
+/// ```
+/// use gdvariant::{json, DecodeOptions, Dialect};
+/// // 7 as a Godot 4 INT.
+/// let bytes = [2, 0, 0, 0, 7, 0, 0, 0];
+/// let mut buf = Vec::new();
+/// let used = json::append_json_of_bytes(&mut buf, &bytes, Dialect::Godot4, &DecodeOptions::default());
+/// assert_eq!(used, Some(8));
+/// assert_eq!(buf, br#"{"type":"Int","value":7}"#);
+/// ```
+pub fn append_json_of_bytes(
+    buf: &mut Vec<u8>,
+    bytes: &[u8],
+    dialect: crate::Dialect,
+    options: &crate::DecodeOptions,
+) -> Option<usize> {
+    write::append_vouched(buf, bytes, dialect, options)
+}
+
 /// The value a JSON document describes (the inverse of [`to_json`]).
 pub fn from_json(json: &Value) -> Result<Variant, JsonError> {
     Reader {
