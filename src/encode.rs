@@ -4,7 +4,6 @@
 //! length and validates the value (so nothing is allocated for a value that cannot be
 //! written), then the writing pass fills one allocation of exactly that size.
 
-use crate::decode::{once_per_dialect, PerDialect};
 use crate::dialect::Dialect;
 use crate::error::EncodeError;
 use crate::generated::kinds::{Feature, Kind};
@@ -109,13 +108,7 @@ pub fn encode_into(
     dialect: Dialect,
     options: &EncodeOptions,
 ) -> Result<(), EncodeError> {
-    append_with(
-        out,
-        value,
-        dialect,
-        options,
-        &TypeIds::new(dialect, options),
-    )
+    append_with(out, value, dialect, options, &TypeIds::new())
 }
 
 /// [`encode_into`] with the caller's table of type ids.
@@ -150,7 +143,7 @@ impl<'o> Appender<'o> {
         Appender {
             dialect,
             options,
-            ids: TypeIds::new(dialect, options),
+            ids: TypeIds::new(),
         }
     }
 
@@ -166,7 +159,7 @@ pub fn encoded_len(
     dialect: Dialect,
     options: &EncodeOptions,
 ) -> Result<usize, EncodeError> {
-    size(value, dialect, options, &TypeIds::new(dialect, options))
+    size(value, dialect, options, &TypeIds::new())
 }
 
 /// The sizing pass: validates `value` and counts its bytes.
@@ -373,21 +366,9 @@ struct Encoder<'o, S> {
 // would give the recursive `value` one stack slot per inlined call site, and a 64-deep value
 // would overflow a test thread's stack.
 
-/// The type id of each kind (by `Kind as usize`; [`ID_NONE`] where the dialect has none),
-/// shared by every call of one encode: looking one up in the generated tables costs more than
-/// the rest of writing a small value. For a dialect's newest version (what encoding without a
-/// version asks for) the table is made once per process; other versions fill theirs as they go.
-// One lives on the stack for the length of an encode; boxing the lazy table would cost an
-// allocation per call for versions other than the newest.
-#[allow(clippy::large_enum_variant)]
-enum TypeIds {
-    Newest(&'static [u32; KINDS]),
-    Lazy([Cell<u32>; KINDS]),
-}
-
-/// Slots of a [`TypeIds`] table: more than there are kinds (44 in the spec today), so that a
-/// kind added to the spec finds its slot (a kind past it is looked up each time).
-const KINDS: usize = 64;
+/// The type ids of the kinds met so far, shared by the sizing and the writing pass: looking
+/// one up in the generated tables costs more than the rest of writing a small value.
+struct TypeIds([Cell<u32>; 64]);
 
 /// Not looked up yet.
 const ID_UNKNOWN: u32 = u32::MAX;
@@ -395,44 +376,21 @@ const ID_UNKNOWN: u32 = u32::MAX;
 const ID_NONE: u32 = u32::MAX - 1;
 
 impl TypeIds {
-    fn new(dialect: Dialect, options: &EncodeOptions) -> TypeIds {
-        static TABLES: PerDialect<[u32; KINDS]> = [const { std::sync::OnceLock::new() }; 3];
-        let version = options.version.unwrap_or_else(|| dialect.newest());
-        match once_per_dialect(&TABLES, dialect, version, |dialect| {
-            let version = dialect.newest();
-            let mut table = [ID_NONE; KINDS];
-            for &kind in Kind::ALL {
-                if let Some(slot) = table.get_mut(kind as usize) {
-                    *slot = dialect.id_of(version, kind).unwrap_or(ID_NONE);
-                }
-            }
-            table
-        }) {
-            Some(table) => TypeIds::Newest(table),
-            None => TypeIds::Lazy([const { Cell::new(ID_UNKNOWN) }; KINDS]),
-        }
+    fn new() -> TypeIds {
+        TypeIds([const { Cell::new(ID_UNKNOWN) }; 64])
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     fn get(&self, dialect: Dialect, version: Version, kind: Kind) -> Option<u32> {
-        let id = match self {
-            TypeIds::Newest(table) => match table.get(kind as usize) {
-                Some(&id) => id,
-                None => return dialect.id_of(version, kind),
-            },
-            TypeIds::Lazy(cells) => {
-                let Some(slot) = cells.get(kind as usize) else {
-                    return dialect.id_of(version, kind);
-                };
-                let mut id = slot.get();
-                if id == ID_UNKNOWN {
-                    id = dialect.id_of(version, kind).unwrap_or(ID_NONE);
-                    slot.set(id);
-                }
-                id
-            }
+        let Some(slot) = self.0.get(kind as usize) else {
+            return dialect.id_of(version, kind);
         };
+        let mut id = slot.get();
+        if id == ID_UNKNOWN {
+            id = dialect.id_of(version, kind).unwrap_or(ID_NONE);
+            slot.set(id);
+        }
         (id != ID_NONE).then_some(id)
     }
 }
@@ -1017,35 +975,6 @@ impl<'o, S: Sink> Encoder<'o, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The table made once per process for a dialect's newest version and the one filled as
-    /// it goes for any other version answer what the generated tables answer, kind by kind
-    /// (a kind the dialect lacks included), and an older version does not get the newest's.
-    #[test]
-    fn type_ids_answer_the_generated_tables() {
-        for dialect in [Dialect::Godot3, Dialect::Godot4, Dialect::Pandemonium] {
-            let newest = EncodeOptions::default();
-            let oldest = EncodeOptions {
-                version: Some(dialect.oldest()),
-                ..EncodeOptions::default()
-            };
-            let (fast, lazy) = (
-                TypeIds::new(dialect, &newest),
-                TypeIds::new(dialect, &oldest),
-            );
-            assert!(matches!(fast, TypeIds::Newest(_)));
-            assert!(matches!(lazy, TypeIds::Lazy(_)));
-            for &kind in Kind::ALL {
-                for (ids, version) in [(&fast, dialect.newest()), (&lazy, dialect.oldest())] {
-                    assert_eq!(
-                        ids.get(dialect, version, kind),
-                        dialect.id_of(version, kind),
-                        "{dialect:?} {version} {kind:?}"
-                    );
-                }
-            }
-        }
-    }
 
     /// Strings of every length the word copies treat apart (and past them), alone and as a
     /// dictionary key and value, written with the engine's layout: header, length, bytes,
