@@ -1029,7 +1029,10 @@ pub(crate) fn ascii_without_nul(padded: &[u8], n: usize) -> bool {
     }
     // The top `pad` bytes of the last word are padding, read as 0x01.
     let pad = padded.len() - n;
-    debug_assert!(pad < 4 && padded.len() % 4 == 0, "`padded` is the text and its padding");
+    debug_assert!(
+        pad < 4 && padded.len().is_multiple_of(4),
+        "`padded` is the text and its padding"
+    );
     let keep = u32::MAX >> (8 * pad);
     flags |= check((u32::from_le_bytes(*last) & keep) | (ONES & !keep));
     flags == 0
