@@ -452,9 +452,13 @@ impl<R: Read> FrameReader<R> {
 
     fn next_prefixed(&mut self) -> Option<Result<Frame, FrameError>> {
         match self.read_prefixed()? {
-            Ok(()) => {}
-            Err(e) => return Some(Err(e)),
+            Ok(()) => Some(self.decode_prefixed()),
+            Err(e) => Some(Err(e)),
         }
+    }
+
+    /// Decodes the payload [`FrameReader::read_prefixed`] read, and moves past its frame.
+    fn decode_prefixed(&mut self) -> Result<Frame, FrameError> {
         let r = decode_payload(
             &self.buf,
             self.offset,
@@ -463,7 +467,7 @@ impl<R: Read> FrameReader<R> {
             &self.options,
         );
         self.offset += 4 + self.buf.len();
-        Some(r)
+        r
     }
 
     /// Reads the next prefixed frame's payload into `buf` (`None` at the end of the input).
@@ -620,14 +624,7 @@ impl<R: Read> FrameReader<R> {
                 return Some(Err(e));
             }
         }
-        let r = decode_payload(
-            &self.buf,
-            self.offset,
-            self.framing,
-            self.dialect,
-            &self.options,
-        );
-        self.offset += 4 + self.buf.len();
+        let r = self.decode_prefixed();
         if r.is_err() {
             self.failed = true;
         }
