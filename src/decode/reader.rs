@@ -938,10 +938,10 @@ pub(crate) fn plain_text_in(rest: &[u8]) -> Option<(&str, usize)> {
     if n > i32::MAX as u32 {
         return None;
     }
-    // The length and its padding to 4, which cannot overflow below 2^31 (one mask, where
-    // `n + pad4(n)` with its overflow check took a dozen instructions of every string).
+    // The length and its padding to 4, which cannot overflow below 2^31 (no overflow
+    // check, which took a dozen instructions of every string).
     let n = n as usize;
-    let padded = rest.get(..(n + 3) & !3)?;
+    let padded = rest.get(..n + quirks::pad4(n))?;
     if !ascii_without_nul(padded, n) {
         return None;
     }
