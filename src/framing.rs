@@ -350,6 +350,33 @@ fn read_frame_at(
     }
 }
 
+/// Decodes the payload of one prefixed frame that starts (its prefix) at `offset` of the
+/// input, as [`FrameReader`] decodes it: the same value, and errors at the same absolute
+/// offsets. With [`FrameReader::next_frame_or`] taking payloads undecoded, frames can be read
+/// in order on one thread and decoded on others (`gdvariant decode` does).
+///
+/// ```
+/// use gdvariant::framing::{decode_frame, Framing};
+/// use gdvariant::{Format, Variant};
+/// let format = Format::godot3().framing(Framing::STORE_VAR);
+/// // The second frame of a stream, at offset 12: its payload is the INT 42.
+/// let frame = decode_frame(&[2, 0, 0, 0, 42, 0, 0, 0], 12, &format)?;
+/// assert_eq!((frame.offset, frame.len, frame.value), (12, 12, Variant::Int(42)));
+/// // A truncated payload: the error's offset is the input's, past the frame's prefix.
+/// let e = decode_frame(&[2, 0, 0, 0, 42], 12, &format).unwrap_err();
+/// assert_eq!(e.offset(), 16 + 4);
+/// # Ok::<(), gdvariant::framing::FrameError>(())
+/// ```
+pub fn decode_frame(payload: &[u8], offset: usize, format: &Format) -> Result<Frame, FrameError> {
+    decode_payload(
+        payload,
+        offset,
+        format.framing,
+        format.dialect,
+        &format.decode,
+    )
+}
+
 /// Decodes a prefixed frame's payload; `offset` is where the frame (its prefix) starts.
 fn decode_payload(
     payload: &[u8],

@@ -201,6 +201,69 @@ fn a_long_stream_prints_every_frame_in_order_up_to_its_error() {
     }
 }
 
+/// A frame that does not decode in the middle of a long stream (its payload in a batch that
+/// one thread prints while others print the batches around it): the frames before it are
+/// printed, in order, and nothing after it; the error names its offset. In both output
+/// formats, which print frames the same way one at a time.
+#[test]
+fn a_bad_frame_in_the_middle_stops_the_printing_there() {
+    let save = std::fs::read(fixtures().join("godot3/streams/savegame.sav")).unwrap();
+    let dir = scratch("bad_frame");
+    let args = |format: &'static str, path: &std::path::Path| {
+        let path = path.to_str().unwrap().to_owned();
+        let mut v = [
+            "decode",
+            "--dialect",
+            "godot3",
+            "--engine-version",
+            "3.2.3",
+            "--framing",
+            "store-var",
+            "--format",
+            format,
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        v.push(path);
+        v
+    };
+    let one = dir.join("one.sav");
+    std::fs::write(&one, &save).unwrap();
+    // 3.3 MB: a dozen batches of 256 KiB; the bad frame is in the seventh.
+    let copies = 1000;
+    let bad_copy = 600;
+    let mut long = save.repeat(copies);
+    let bad = bad_copy * save.len();
+    // The first frame of that copy: an unknown type where its payload starts.
+    long[bad + 4] = 0xff;
+    let path = dir.join("bad.sav");
+    std::fs::write(&path, &long).unwrap();
+    for format in ["json", "text"] {
+        let single = run(
+            &args(format, &one).iter().map(|s| &**s).collect::<Vec<_>>(),
+            b"",
+        );
+        assert_eq!(single.code, 0, "{}", single.stderr);
+        assert!(format == "text" || single.text().lines().count() == 6);
+        let r = run(
+            &args(format, &path).iter().map(|s| &**s).collect::<Vec<_>>(),
+            b"",
+        );
+        assert_eq!(r.code, 1, "{format}: {}", r.stderr);
+        assert!(
+            r.text() == single.text().repeat(bad_copy),
+            "{format}: the frames printed before the bad one differ ({} bytes, want {})",
+            r.stdout.len(),
+            single.stdout.len() * bad_copy
+        );
+        assert!(
+            r.stderr.contains(&format!("{:#x}", bad + 4)),
+            "{format}: {}",
+            r.stderr
+        );
+    }
+}
+
 /// With `--dialect auto` (the default) the framing is guessed too: the savegame reads as
 /// Godot 3 store_var frames without any flag.
 #[test]

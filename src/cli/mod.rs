@@ -8,6 +8,7 @@
 mod batch;
 mod commands;
 mod debug;
+mod ordered;
 mod text;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
