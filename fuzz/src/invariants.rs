@@ -843,6 +843,43 @@ pub fn check_framing(setup: &Setup, payload: &[u8]) {
         "next_frame_or: other frames than FrameReader's"
     );
     assert_eq!(error, streamed.error, "next_frame_or: another error offset");
+    // Payloads read ahead undecoded and decoded afterwards with `decode_frame` (how `decode`
+    // prints frames on several threads): the same values, and the same first error.
+    if setup.framing != Framing::Bare {
+        let mut reader = FrameReader::new(payload, setup.format());
+        let (mut read, mut error) = (Vec::new(), None);
+        loop {
+            let at = reader.offset();
+            let mut taken = None;
+            match reader.next_frame_or(|p| {
+                taken = Some(p.to_vec());
+                true
+            }) {
+                None => break,
+                Some(Ok(_)) => read.push((at, taken.expect("a prefixed payload is offered"))),
+                Some(Err(e)) => {
+                    error = Some(e.offset());
+                    break;
+                }
+            }
+        }
+        let mut values = Vec::new();
+        for (at, p) in &read {
+            match gdvariant::framing::decode_frame(p, *at, setup.format()) {
+                Ok(f) => values.push(f.value),
+                Err(e) => {
+                    error = Some(e.offset());
+                    break;
+                }
+            }
+        }
+        let ahead = Seen {
+            values,
+            error,
+            too_large: false,
+        };
+        streamed.assert_same(&ahead, "decode_frame");
+    }
     for &(offset, len) in &bounds {
         let frame = &payload[offset..offset + len];
         let whole = available(frame, setup.format(), usize::MAX);
