@@ -197,6 +197,32 @@ impl Variant {
             _ => None,
         }
     }
+    /// Whether the value is a math kind held inline (not boxed), whose payload owns no
+    /// memory: dropping it frees nothing.
+    #[inline(always)]
+    pub(crate) fn is_inline_fixed(&self) -> bool {
+        match self {
+            Variant::Vector2(x) => copy_payload(x),
+            Variant::Vector2i(x) => copy_payload(x),
+            Variant::Rect2(x) => copy_payload(x),
+            Variant::Rect2i(x) => copy_payload(x),
+            Variant::Vector3(x) => copy_payload(x),
+            Variant::Vector3i(x) => copy_payload(x),
+            Variant::Vector4(x) => copy_payload(x),
+            Variant::Vector4i(x) => copy_payload(x),
+            Variant::Plane(x) => copy_payload(x),
+            Variant::Quaternion(x) => copy_payload(x),
+            Variant::Color(x) => copy_payload(x),
+            _ => false,
+        }
+    }
+}
+/// `true`, for payloads that are `Copy` only: were the generator to box a math kind
+/// that [`Variant::is_inline_fixed`] lists, this would stop compiling rather than let
+/// its box leak.
+#[inline(always)]
+fn copy_payload<T: Copy>(_: &T) -> bool {
+    true
 }
 /// A value of fixed kind `kind` from its components in order (`f(i)` is component `i`);
 /// `None` if `kind` is not a fixed layout.

@@ -641,9 +641,9 @@ impl Drop for Dictionary {
 }
 
 /// Whether dropping `v` would free memory (a `false` may be forgotten instead of dropped).
-/// Each kind answered `false` goes through [`holds_nothing`], which takes only `Copy`
-/// payloads: should the generator box one of these math kinds (it boxes the large ones), this
-/// stops compiling rather than leaking the box.
+/// The scalars go through [`holds_nothing`], which takes only `Copy` payloads, and the math
+/// kinds held inline are the generator's list ([`Variant::is_inline_fixed`], with the same
+/// check), so a kind boxed some day stops compiling here rather than leaking.
 #[inline(always)]
 pub(crate) fn owns_memory(v: &Variant) -> bool {
     match v {
@@ -652,19 +652,8 @@ pub(crate) fn owns_memory(v: &Variant) -> bool {
         Variant::Int(x) => holds_nothing(x),
         Variant::Float(x) => holds_nothing(x),
         Variant::Rid(x) => holds_nothing(x),
-        Variant::Vector2(x) => holds_nothing(x),
-        Variant::Vector2i(x) => holds_nothing(x),
-        Variant::Rect2(x) => holds_nothing(x),
-        Variant::Rect2i(x) => holds_nothing(x),
-        Variant::Vector3(x) => holds_nothing(x),
-        Variant::Vector3i(x) => holds_nothing(x),
-        Variant::Vector4(x) => holds_nothing(x),
-        Variant::Vector4i(x) => holds_nothing(x),
-        Variant::Plane(x) => holds_nothing(x),
-        Variant::Quaternion(x) => holds_nothing(x),
-        Variant::Color(x) => holds_nothing(x),
         Variant::String(s) | Variant::StringName(StringName(s)) => s.owns_memory(),
-        _ => true,
+        _ => !v.is_inline_fixed(),
     }
 }
 

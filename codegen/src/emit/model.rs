@@ -372,6 +372,12 @@ pub fn emit_value(spec: &Spec) -> TokenStream {
             quote!(Variant::#v(x) => Some(x))
         }
     });
+    // The math kinds a `Variant` holds inline: nothing of their own to free (see
+    // `owns_memory` in variant/mod.rs, which skips dropping them).
+    let inline_fixed = fixed.iter().filter(|(k, _)| !boxed(k)).map(|(k, _)| {
+        let v = ident(&k.name);
+        quote!(Variant::#v(x) => copy_payload(x))
+    });
     let as_packed = packed.iter().map(|(k, _)| {
         let v = ident(&k.name);
         quote!(Variant::#v(x) => Some(x))
@@ -494,6 +500,21 @@ pub fn emit_value(spec: &Spec) -> TokenStream {
             pub fn as_packed(&self) -> Option<&dyn PackedValue> {
                 match self { #(#as_packed,)* _ => None }
             }
+
+            /// Whether the value is a math kind held inline (not boxed), whose payload owns no
+            /// memory: dropping it frees nothing.
+            #[inline(always)]
+            pub(crate) fn is_inline_fixed(&self) -> bool {
+                match self { #(#inline_fixed,)* _ => false }
+            }
+        }
+
+        /// `true`, for payloads that are `Copy` only: were the generator to box a math kind
+        /// that [`Variant::is_inline_fixed`] lists, this would stop compiling rather than let
+        /// its box leak.
+        #[inline(always)]
+        fn copy_payload<T: Copy>(_: &T) -> bool {
+            true
         }
 
 
