@@ -473,7 +473,7 @@ fn decode_file(
 }
 
 /// Bytes of payloads read before they are printed as one batch on a thread of their own.
-const PAYLOAD_BATCH: usize = 1 << 18;
+const PAYLOAD_BATCH: usize = 1 << 17;
 
 /// Prints a decoded frame's value (the line's end is the caller's).
 fn print(format: OutFormat, frame: &Frame, d: Dialect, buf: &mut Vec<u8>) {
