@@ -266,6 +266,36 @@ pub fn encode_values_on<R: std::io::Read>(
     std::iter::from_fn(move || docs.next_value())
 }
 
+/// Frames every value of `input` as [`encode_values_on`] does and writes the frames to `out`,
+/// in order, returning how many values were written: what `gdvariant encode --from json`
+/// does. JSON Lines in our writer's layout are read a megabyte at a time by `threads` worker
+/// threads that live as long as the call, each framing its chunk's values into one buffer,
+/// while the calling thread reads the next chunks and writes the buffers done, so a value's
+/// frame is neither a `Vec` of its own nor a write of its own. Anything else is read on the
+/// calling thread, as [`read_values`] reads it, with its errors.
+///
+/// At the first error nothing more is written: the frames of the values before it are in
+/// `out`. A value the encoder refuses is [`EncodeToError::Encode`] with its number (counted
+/// from 1, as documents are); a JSON error is [`read_values`]' error.
+///
+/// ```
+/// use gdvariant::{json, Format};
+/// let lines = b"{\"type\":\"Int\",\"value\":1}\n{\"type\":\"Bool\",\"value\":true}\n";
+/// let mut out = Vec::new();
+/// let n = json::encode_values_to(&lines[..], 2, &Format::godot4(), &mut out)?;
+/// assert_eq!(n, 2);
+/// assert_eq!(out, [2, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]);
+/// # Ok::<(), json::EncodeToError>(())
+/// ```
+pub fn encode_values_to<R: std::io::Read, W: std::io::Write>(
+    input: R,
+    threads: usize,
+    format: &crate::Format,
+    mut out: W,
+) -> Result<usize, EncodeToError> {
+    frames::encode_to(input, threads, format, &mut out)
+}
+
 const SAFE_INT: i64 = 1 << 53;
 
 /// The canonical quiet NaN of each width (what `nan` means).
@@ -351,6 +381,7 @@ fn kind_by_words(words: [u64; 3]) -> Option<Kind> {
 
 /// The reader of our writer's layout, in front of the serde reader.
 mod fast;
+mod frames;
 /// Walks a document, keeping the jq-style path for errors.
 mod path;
 mod read;
@@ -358,6 +389,7 @@ mod seed;
 mod stream;
 mod write;
 
+pub use frames::EncodeToError;
 use read::Reader;
 use stream::{nesting_depth, value_end, Documents};
 use write::shape_of;
