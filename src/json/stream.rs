@@ -366,7 +366,7 @@ impl<R: std::io::Read> Source<R> {
     ) -> std::io::Result<Option<(Vec<u8>, usize)>> {
         let held = self.end - self.pos;
         if chunk.len() < size.max(held * 2) {
-            chunk.resize(size.max(held * 2), 0);
+            zeroed_to(&mut chunk, size.max(held * 2));
         }
         chunk[..held].copy_from_slice(self.buffer());
         (self.pos, self.end) = (0, 0);
@@ -405,10 +405,21 @@ impl<R: std::io::Read> Source<R> {
     /// Makes `bytes` (read last) all that is buffered.
     fn keep(&mut self, bytes: &[u8]) {
         if self.buf.len() < bytes.len() {
-            self.buf.resize(bytes.len(), 0);
+            zeroed_to(&mut self.buf, bytes.len());
         }
         self.buf[..bytes.len()].copy_from_slice(bytes);
         (self.pos, self.end) = (0, bytes.len());
+    }
+}
+
+/// Grows `v` to `len` bytes with zeros. A new buffer is taken zeroed from the allocator, whose
+/// big blocks are fresh pages, zero already: `resize` would write every byte (6 MB of zeros
+/// for a stream, 7% of the instructions of a 3 MB one).
+fn zeroed_to(v: &mut Vec<u8>, len: usize) {
+    if v.is_empty() {
+        *v = vec![0; len];
+    } else {
+        v.resize(len, 0);
     }
 }
 
@@ -428,7 +439,7 @@ impl<R: std::io::Read> std::io::BufRead for Source<R> {
     fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
         if self.pos == self.end {
             if self.buf.len() < BUFFER {
-                self.buf.resize(BUFFER, 0);
+                zeroed_to(&mut self.buf, BUFFER);
             }
             (self.pos, self.end) = (0, 0);
             self.end = self.inner.read(&mut self.buf)?;
