@@ -220,9 +220,9 @@ pub fn read_values<R: std::io::Read>(input: R) -> impl Iterator<Item = Result<Va
 /// been read (and handed to `each`) on another thread before that one stopped the batch, and
 /// is then read again.
 ///
-/// `each` is where the work on a value belongs: `gdvariant encode --from json` encodes each
-/// value there, so that a value is made, encoded and freed on one thread and only its bytes
-/// cross to the writer. (Handing the values themselves to another thread was no faster
+/// `each` is where the work on a value belongs: encoding each value there (as
+/// [`encode_values_on`] does) makes, encodes and frees a value on one thread, and only its
+/// bytes cross to the writer. (Handing the values themselves to another thread was no faster
 /// than one thread: the allocator's locks and the caches paid for the move.)
 ///
 /// ```
@@ -245,8 +245,8 @@ pub fn read_values_on<R: std::io::Read, T: Send>(
 }
 
 /// [`read_values_on`] with each value framed as [`frame_into`](crate::framing::frame_into)
-/// frames it with `format` (its bytes, or the encoder's error): what `gdvariant encode
-/// --from json` writes. A line of JSON Lines in our writer's layout gets a buffer the size
+/// frames it with `format` (its bytes, or the encoder's error): the frames
+/// [`encode_values_to`] writes, one `Vec` each. A line of JSON Lines in our writer's layout gets a buffer the size
 /// its bytes will about take at once, instead of one grown from nothing.
 ///
 /// ```
