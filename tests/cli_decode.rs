@@ -552,3 +552,31 @@ fn no_input_makes_the_command_panic() {
         }
     }
 }
+
+/// `encode --from json` stops at the first value it cannot write: the frames before it are
+/// written, nothing after, and the message names the value (the encoder's refusal) or the
+/// document and line (the JSON reader's error).
+#[test]
+fn encode_stops_at_the_value_that_fails_and_names_it() {
+    let int = |i: i64| format!("{{\"type\":\"Int\",\"value\":{i}}}\n");
+    let inexact = "{\"type\":\"Vector2\",\"value\":[0.1,0.0]}\n";
+    let text = [int(1), int(2), inexact.to_string(), int(4)].concat();
+    let e = run(&["encode", "--dialect", "godot3"], text.as_bytes());
+    assert_eq!(e.code, 1, "{}", e.stderr);
+    assert!(e.stderr.contains(": value 3: "), "{}", e.stderr);
+    assert_eq!(e.stdout, [2, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0]);
+    let text = [
+        int(1),
+        "{\"type\":\"Int\",\"value\":\"x\"}\n".into(),
+        int(3),
+    ]
+    .concat();
+    let e = run(&["encode", "--dialect", "godot3"], text.as_bytes());
+    assert_eq!(e.code, 1, "{}", e.stderr);
+    assert!(
+        e.stderr.contains("document 2 (from line 2)"),
+        "{}",
+        e.stderr
+    );
+    assert_eq!(e.stdout, [2, 0, 0, 0, 1, 0, 0, 0]);
+}

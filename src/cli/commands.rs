@@ -619,6 +619,28 @@ pub fn encode(a: EncodeArgs) -> Result<(), Failure> {
     })
 }
 
+/// The output of [`encode_file`] as a writer, keeping the failure `put` reported (which
+/// knows the output's name and a closed pipe) for the error that stopped the writing.
+struct Put<'a> {
+    put: &'a mut dyn FnMut(&[u8]) -> Result<(), Failure>,
+    failed: Option<Failure>,
+}
+
+impl Write for Put<'_> {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        match (self.put)(b) {
+            Ok(()) => Ok(b.len()),
+            Err(f) => {
+                self.failed = Some(f);
+                Err(std::io::Error::other("the output failed"))
+            }
+        }
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Encodes every value of `file` (JSON or text) and hands each frame's bytes to `put`;
 /// JSON is read on up to `threads` threads.
 fn encode_file(
@@ -633,12 +655,23 @@ fn encode_file(
     };
     match from {
         InFormat::Json => {
-            // Each value is encoded (and freed) on the thread that read it; only its bytes
-            // come back here, in order.
-            let framed = json::encode_values_on(open(file)?, threads, out_format);
-            for (i, r) in framed.enumerate() {
-                let r = r.map_err(|e| Failure::data(format!("{}: {e}", shown(file))))?;
-                put(&r.map_err(|e| refused(i + 1, e))?)?;
+            // Each value is encoded (and freed) on the thread that read it; only the frames
+            // of a megabyte of JSON come back here at a time, in order.
+            let mut sink = Put { put, failed: None };
+            match json::encode_values_to(open(file)?, threads, out_format, &mut sink) {
+                Ok(_) => {}
+                Err(json::EncodeToError::Json(e)) => {
+                    return Err(Failure::data(format!("{}: {e}", shown(file))))
+                }
+                Err(json::EncodeToError::Encode { value, error }) => {
+                    return Err(refused(value, error))
+                }
+                Err(e) => {
+                    return Err(sink
+                        .failed
+                        .take()
+                        .unwrap_or_else(|| Failure::data(format!("{}: {e}", shown(file)))))
+                }
             }
         }
         InFormat::Text => {

@@ -220,9 +220,9 @@ pub fn read_values<R: std::io::Read>(input: R) -> impl Iterator<Item = Result<Va
 /// been read (and handed to `each`) on another thread before that one stopped the batch, and
 /// is then read again.
 ///
-/// `each` is where the work on a value belongs: `gdvariant encode --from json` encodes each
-/// value there, so that a value is made, encoded and freed on one thread and only its bytes
-/// cross to the writer. (Handing the values themselves to another thread was no faster
+/// `each` is where the work on a value belongs: encoding each value there (as
+/// [`encode_values_on`] does) makes, encodes and frees a value on one thread, and only its
+/// bytes cross to the writer. (Handing the values themselves to another thread was no faster
 /// than one thread: the allocator's locks and the caches paid for the move.)
 ///
 /// ```
@@ -245,8 +245,8 @@ pub fn read_values_on<R: std::io::Read, T: Send>(
 }
 
 /// [`read_values_on`] with each value framed as [`frame_into`](crate::framing::frame_into)
-/// frames it with `format` (its bytes, or the encoder's error): what `gdvariant encode
-/// --from json` writes. A line of JSON Lines in our writer's layout gets a buffer the size
+/// frames it with `format` (its bytes, or the encoder's error): the frames
+/// [`encode_values_to`] writes, one `Vec` each. A line of JSON Lines in our writer's layout gets a buffer the size
 /// its bytes will about take at once, instead of one grown from nothing.
 ///
 /// ```
@@ -264,6 +264,36 @@ pub fn encode_values_on<R: std::io::Read>(
 ) -> impl Iterator<Item = Result<Result<Vec<u8>, crate::EncodeError>, JsonError>> {
     let mut docs = Documents::new(input, threads, stream::Frames(format.clone()));
     std::iter::from_fn(move || docs.next_value())
+}
+
+/// Frames every value of `input` as [`encode_values_on`] does and writes the frames to `out`,
+/// in order, returning how many values were written: what `gdvariant encode --from json`
+/// does. JSON Lines in our writer's layout are read a megabyte at a time by `threads` worker
+/// threads that live as long as the call, each framing its chunk's values into one buffer,
+/// while the calling thread reads the next chunks and writes the buffers done, so a value's
+/// frame is neither a `Vec` of its own nor a write of its own. Anything else is read on the
+/// calling thread, as [`read_values`] reads it, with its errors.
+///
+/// At the first error nothing more is written: the frames of the values before it are in
+/// `out`. A value the encoder refuses is [`EncodeToError::Encode`] with its number (counted
+/// from 1, as documents are); a JSON error is [`read_values`]' error.
+///
+/// ```
+/// use gdvariant::{json, Format};
+/// let lines = b"{\"type\":\"Int\",\"value\":1}\n{\"type\":\"Bool\",\"value\":true}\n";
+/// let mut out = Vec::new();
+/// let n = json::encode_values_to(&lines[..], 2, &Format::godot4(), &mut out)?;
+/// assert_eq!(n, 2);
+/// assert_eq!(out, [2, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]);
+/// # Ok::<(), json::EncodeToError>(())
+/// ```
+pub fn encode_values_to<R: std::io::Read, W: std::io::Write>(
+    input: R,
+    threads: usize,
+    format: &crate::Format,
+    mut out: W,
+) -> Result<usize, EncodeToError> {
+    frames::encode_to(input, threads, format, &mut out)
 }
 
 const SAFE_INT: i64 = 1 << 53;
@@ -351,6 +381,7 @@ fn kind_by_words(words: [u64; 3]) -> Option<Kind> {
 
 /// The reader of our writer's layout, in front of the serde reader.
 mod fast;
+mod frames;
 /// Walks a document, keeping the jq-style path for errors.
 mod path;
 mod read;
@@ -358,6 +389,7 @@ mod seed;
 mod stream;
 mod write;
 
+pub use frames::EncodeToError;
 use read::Reader;
 use stream::{nesting_depth, value_end, Documents};
 use write::shape_of;
