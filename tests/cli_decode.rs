@@ -137,6 +137,24 @@ fn engine_streams_decode_and_encode_back_byte_for_byte() {
     assert_eq!(n, 6);
 }
 
+/// `gdvariant decode` of a file of Godot 3.2.3 `store_var` frames, printed as `format`.
+fn decode_stream(format: &str, path: &std::path::Path) -> Run {
+    let path = path.to_str().unwrap();
+    let args = [
+        "decode",
+        "--dialect",
+        "godot3",
+        "--engine-version",
+        "3.2.3",
+        "--framing",
+        "store-var",
+        "--format",
+        format,
+        path,
+    ];
+    run(&args, b"")
+}
+
 /// A long stream (many batches for the decoding, printing and writing threads) that ends in
 /// a cut frame: every frame before the cut is printed, in order, then the error with its
 /// offset and exit code 1; without the cut, every frame.
@@ -171,19 +189,7 @@ fn a_long_stream_prints_every_frame_in_order_up_to_its_error() {
         }
         let path = dir.join(format!("cut_{cut}.sav"));
         std::fs::write(&path, &bytes).unwrap();
-        let args = [
-            "decode",
-            "--dialect",
-            "godot3",
-            "--engine-version",
-            "3.2.3",
-            "--framing",
-            "store-var",
-            "--format",
-            "json",
-            path.to_str().unwrap(),
-        ];
-        let r = run(&args, b"");
+        let r = decode_stream("json", &path);
         assert!(
             r.text() == want.repeat(copies),
             "cut {cut}: the frames printed differ"
@@ -209,24 +215,6 @@ fn a_long_stream_prints_every_frame_in_order_up_to_its_error() {
 fn a_bad_frame_in_the_middle_stops_the_printing_there() {
     let save = std::fs::read(fixtures().join("godot3/streams/savegame.sav")).unwrap();
     let dir = scratch("bad_frame");
-    let args = |format: &'static str, path: &std::path::Path| {
-        let path = path.to_str().unwrap().to_owned();
-        let mut v = [
-            "decode",
-            "--dialect",
-            "godot3",
-            "--engine-version",
-            "3.2.3",
-            "--framing",
-            "store-var",
-            "--format",
-            format,
-        ]
-        .map(str::to_owned)
-        .to_vec();
-        v.push(path);
-        v
-    };
     let one = dir.join("one.sav");
     std::fs::write(&one, &save).unwrap();
     // 3.3 MB: a dozen batches of 256 KiB; the bad frame is in the seventh.
@@ -239,16 +227,10 @@ fn a_bad_frame_in_the_middle_stops_the_printing_there() {
     let path = dir.join("bad.sav");
     std::fs::write(&path, &long).unwrap();
     for format in ["json", "text"] {
-        let single = run(
-            &args(format, &one).iter().map(|s| &**s).collect::<Vec<_>>(),
-            b"",
-        );
+        let single = decode_stream(format, &one);
         assert_eq!(single.code, 0, "{}", single.stderr);
         assert!(format == "text" || single.text().lines().count() == 6);
-        let r = run(
-            &args(format, &path).iter().map(|s| &**s).collect::<Vec<_>>(),
-            b"",
-        );
+        let r = decode_stream(format, &path);
         assert_eq!(r.code, 1, "{format}: {}", r.stderr);
         assert!(
             r.text() == single.text().repeat(bad_copy),
