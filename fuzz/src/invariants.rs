@@ -673,6 +673,46 @@ pub fn check_json(setup: &Setup, payload: &[u8]) {
             "json: encode_values_on on {threads} thread(s) is not frame_into of read_values"
         );
     }
+    // `encode_values_to` (what the command runs): the frames of every value up to the first
+    // error, written; then that error, a refusal with its value's number or the reader's.
+    let (mut want, mut stop, mut n) = (Vec::new(), None, 0);
+    for r in read_values(payload) {
+        match r {
+            Ok(v) => match gdvariant::framing::frame_into(&mut want, &v, &format) {
+                Ok(()) => n += 1,
+                Err(_) => {
+                    stop = Some(format!("value {}", n + 1));
+                    break;
+                }
+            },
+            Err(e) => {
+                stop = Some(e.to_string());
+                break;
+            }
+        }
+    }
+    for threads in [1, 2] {
+        let mut out = Vec::new();
+        let r = gdvariant::json::encode_values_to(payload, threads, &format, &mut out);
+        assert!(
+            out == want,
+            "json: encode_values_to on {threads} thread(s) wrote other frames"
+        );
+        match (&r, &stop) {
+            (Ok(got), None) => assert_eq!(*got, n, "json: encode_values_to's count"),
+            (Err(gdvariant::json::EncodeToError::Encode { value, .. }), Some(s)) => {
+                assert_eq!(
+                    &format!("value {value}"),
+                    s,
+                    "json: encode_values_to's refusal"
+                )
+            }
+            (Err(gdvariant::json::EncodeToError::Json(e)), Some(s)) => {
+                assert_eq!(&e.to_string(), s, "json: encode_values_to's reader error")
+            }
+            _ => panic!("json: encode_values_to gave {r:?}, read_values stopped at {stop:?}"),
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------
