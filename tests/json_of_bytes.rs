@@ -67,16 +67,23 @@ fn engine_fixtures_are_written_as_serde_writes() {
     );
 }
 
-/// The engine's savegame (Godot 3.2.3 `store_var`, the README's benchmark): every frame is
-/// taken, the one with a NodePath too (the scan used to leave NodePaths to the driver), and
-/// written as serde_json writes it.
-#[test]
-fn every_savegame_frame_is_taken() {
+/// The engine's savegame (Godot 3.2.3 `store_var` frames) and the format that reads it as
+/// `decode --format json` does.
+fn savegame() -> (Vec<u8>, Format) {
     let bytes = std::fs::read(fixtures().join("godot3/streams/savegame.sav")).unwrap();
     let format = Format {
         decode: options(G3, true),
         ..Format::godot3().framing(Framing::STORE_VAR)
     };
+    (bytes, format)
+}
+
+/// The engine's savegame (Godot 3.2.3 `store_var`, the README's benchmark): every frame is
+/// taken, the one with a NodePath too (the scan used to leave NodePaths to the driver), and
+/// written as serde_json writes it.
+#[test]
+fn every_savegame_frame_is_taken() {
+    let (bytes, format) = savegame();
     let mut reader = FrameReader::new(&bytes[..], &format);
     let mut frames = 0;
     let mut node_paths = 0;
@@ -350,11 +357,7 @@ fn containers_are_written_as_serde_writes() {
 /// (message and offset) where the plain reader stops.
 #[test]
 fn framed_reading_with_the_walk_fails_as_the_reader_does() {
-    let engine = std::fs::read(fixtures().join("godot3/streams/savegame.sav")).unwrap();
-    let format = Format {
-        decode: options(G3, true),
-        ..Format::godot3().framing(Framing::STORE_VAR)
-    };
+    let (engine, format) = savegame();
     let read = |bytes: &[u8]| {
         let plain: Vec<Result<String, String>> = FrameReader::new(bytes, &format)
             .with_offsets()

@@ -500,8 +500,8 @@ struct Payloads {
 
 impl Payloads {
     /// The lines of the frames, how many were printed, and the error of the first frame that
-    /// does not decode (the lines before it are kept).
-    /// Both buffers come from `spare`, and the payloads' goes back to it.
+    /// does not decode (the lines before it are kept). Both buffers come from `spare`, and
+    /// the payloads' goes back to it.
     fn print(
         self,
         to: OutFormat,

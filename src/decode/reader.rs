@@ -710,6 +710,38 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
         }
     }
 
+    /// An INT after its header (`wide`: the header's FLAG_64, a 64-bit integer).
+    #[inline(always)]
+    pub(crate) fn int_payload(&mut self, wide: bool) -> Result<i64, DecodeError> {
+        Ok(match wide {
+            true => self.u64()? as i64,
+            false => self.u32()? as i32 as i64,
+        })
+    }
+
+    /// A FLOAT after its header (`wide`: the header's FLAG_64, a double).
+    #[inline(always)]
+    pub(crate) fn float_payload(&mut self, wide: bool) -> Result<f64, DecodeError> {
+        Ok(match wide {
+            true => f64::from_bits(self.u64()?),
+            false => crate::variant::layout::real_from_f32_bits(self.u32()?),
+        })
+    }
+
+    /// A Vector2 after its header (`flag`: the header's FLAG_64, which makes its reals
+    /// doubles only in the versions whose Vector2 has that form).
+    #[inline(always)]
+    pub(crate) fn vector2_payload(
+        &mut self,
+        flag: bool,
+    ) -> Result<crate::variant::math::Vector2, DecodeError> {
+        let wide = flag && self.dialect.flag64_reals(self.version, Kind::Vector2);
+        let size = <crate::variant::math::Vector2 as FixedLayout>::size(wide);
+        self.fixed(size, |b| {
+            <crate::variant::math::Vector2 as FixedLayout>::read(b, wide)
+        })
+    }
+
     /// Reads one header and, for a leaf, the whole value, which goes to `put`; a container
     /// comes back opened. The common leaf types are read here, inline in the driver's loop;
     /// the rest (and containers) in [`Decoder::other`], which keeps this function small.
@@ -732,16 +764,8 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
         let s = match kind {
             Kind::Nil => Scalar::Nil,
             Kind::Bool => Scalar::Bool(self.u32()? != 0),
-            Kind::Int => Scalar::Int(if flag {
-                self.u64()? as i64
-            } else {
-                self.u32()? as i32 as i64
-            }),
-            Kind::Float => Scalar::Float(if flag {
-                f64::from_bits(self.u64()?)
-            } else {
-                crate::variant::layout::real_from_f32_bits(self.u32()?)
-            }),
+            Kind::Int => Scalar::Int(self.int_payload(flag)?),
+            Kind::Float => Scalar::Float(self.float_payload(flag)?),
             Kind::String => {
                 let text_at = self.pos;
                 let text = self.str_text()?;
@@ -753,11 +777,7 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
             // The commonest math value, read here rather than through `fixed_value`'s match
             // on the kind (its call and returned `Result` cost W4 about 30 of its 57).
             Kind::Vector2 => {
-                let wide = flag && self.dialect.flag64_reals(self.version, kind);
-                let size = <crate::variant::math::Vector2 as FixedLayout>::size(wide);
-                let v = self.fixed(size, |b| {
-                    <crate::variant::math::Vector2 as FixedLayout>::read(b, wide)
-                })?;
+                let v = self.vector2_payload(flag)?;
                 put(B::from(v));
                 self.obs.end(self.pos);
                 return Ok(None);

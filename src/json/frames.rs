@@ -1,6 +1,6 @@
 //! JSON Lines framed into one writer by worker threads that live for the whole stream.
 
-use super::stream::{Documents, Frames};
+use super::stream::{line_text, Documents, Frames, Line};
 use super::*;
 use crate::format::Format;
 use std::io::Write;
@@ -76,9 +76,9 @@ fn frame_lines(seq: u64, chunk: Vec<u8>, len: usize, mut frames: Vec<u8>, format
     let mut from = 0;
     for nl in memchr::memchr_iter(b'\n', &chunk[..len]) {
         let line = &chunk[from..=nl];
-        match std::str::from_utf8(line) {
-            Ok(t) if t.trim_ascii().is_empty() => {}
-            Ok(t) => match fast::read(t) {
+        match line_text(line) {
+            Line::Blank => {}
+            Line::Read(t) => match fast::read(t) {
                 Some(v) => match crate::framing::frame_into(&mut frames, &v, format) {
                     Ok(()) => done.docs += 1,
                     Err(e) => {
@@ -91,7 +91,7 @@ fn frame_lines(seq: u64, chunk: Vec<u8>, len: usize, mut frames: Vec<u8>, format
                     break;
                 }
             },
-            Err(_) => {
+            Line::Other => {
                 done.stop = Some(Stop::Other);
                 break;
             }

@@ -167,21 +167,31 @@ impl<R: std::io::Read, E: Each> Documents<R, E> {
 }
 
 /// One line of JSON Lines, as [`fast::read`] saw it (and what `each` made of its value).
-enum Line<T> {
+pub(super) enum Line<T> {
     Blank,
     Read(T),
     /// Not a whole document in our writer's layout: the scan reads from here.
     Other,
 }
 
+/// A line's text to read as a document (`Read`), or a blank line, or `Other` for bytes that
+/// are not UTF-8: the one rule of what a line of JSON Lines is, for every reader of lines.
+pub(super) fn line_text(line: &[u8]) -> Line<&str> {
+    match std::str::from_utf8(line) {
+        Ok(t) if t.trim_ascii().is_empty() => Line::Blank,
+        Ok(t) => Line::Read(t),
+        Err(_) => Line::Other,
+    }
+}
+
 /// Reads `lines` in order, stopping at the first that is not a document in our layout.
 fn read_lines<E: Each>(lines: &[&[u8]], each: &E) -> Vec<Line<E::Out>> {
     let mut out = Vec::with_capacity(lines.len());
     for line in lines {
-        let read = match std::str::from_utf8(line) {
-            Ok(t) if t.trim_ascii().is_empty() => Line::Blank,
-            Ok(t) => each.line(t).map_or(Line::Other, Line::Read),
-            Err(_) => Line::Other,
+        let read = match line_text(line) {
+            Line::Blank => Line::Blank,
+            Line::Read(t) => each.line(t).map_or(Line::Other, Line::Read),
+            Line::Other => Line::Other,
         };
         let stop = matches!(read, Line::Other);
         out.push(read);

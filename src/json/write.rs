@@ -384,36 +384,35 @@ fn walk(out: &mut Vec<u8>, buf: &[u8], ctx: &crate::borrowed::Ctx) -> Option<usi
                 }
                 false
             }
-            // The commonest leaves, read as `Decoder::one` reads them (its step through a
-            // `VariantRef` cost more than writing them).
+            // The commonest leaves, by the decoder's own reading of each (its step for any
+            // value, through a `VariantRef`, cost more than writing them).
+            Kind::Int if header & quirks::FLAG_64 == 0 => {
+                // The 32-bit INT, already in hand with its header.
+                d.pos = at + 8;
+                leaf(out, Kind::Int, |out| int(out, i64::from(count as i32)));
+                false
+            }
+            Kind::Float if header & quirks::FLAG_64 == 0 => {
+                d.pos = at + 8;
+                let f = crate::variant::layout::real_from_f32_bits(count);
+                leaf(out, Kind::Float, |out| real(out, f));
+                false
+            }
             Kind::Int => {
-                let i = if header & quirks::FLAG_64 != 0 {
-                    i64::from_le_bytes(buf.get(at + 4..at + 12)?.try_into().ok()?)
-                } else {
-                    i64::from(count as i32)
-                };
-                d.pos = at + if header & quirks::FLAG_64 != 0 { 12 } else { 8 };
+                d.pos = at + 4;
+                let i = d.int_payload(true).ok()?;
                 leaf(out, Kind::Int, |out| int(out, i));
                 false
             }
             Kind::Float => {
-                let f = if header & quirks::FLAG_64 != 0 {
-                    f64::from_le_bytes(buf.get(at + 4..at + 12)?.try_into().ok()?)
-                } else {
-                    crate::variant::layout::real_from_f32_bits(count)
-                };
-                d.pos = at + if header & quirks::FLAG_64 != 0 { 12 } else { 8 };
+                d.pos = at + 4;
+                let f = d.float_payload(true).ok()?;
                 leaf(out, Kind::Float, |out| real(out, f));
                 false
             }
             Kind::Vector2 => {
-                use crate::variant::layout::FixedLayout;
-                let wide = header & quirks::FLAG_64 != 0
-                    && ctx.dialect.flag64_reals(ctx.version, Kind::Vector2);
-                let size = <crate::variant::math::Vector2 as FixedLayout>::size(wide);
-                let b = buf.get(at + 4..at + 4 + size)?;
-                let v = <crate::variant::math::Vector2 as FixedLayout>::read(b, wide);
-                d.pos = at + 4 + size;
+                d.pos = at + 4;
+                let v = d.vector2_payload(header & quirks::FLAG_64 != 0).ok()?;
                 leaf(out, Kind::Vector2, |out| {
                     out.push(b'[');
                     real(out, v.x);
