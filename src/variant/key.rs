@@ -12,7 +12,13 @@ use std::hash::{Hash, Hasher};
 
 /// The hash index of a dictionary's keys: a [`Slot`] for every key, and the randomly keyed
 /// hasher of the hashes.
-pub(crate) type KeyIndex = (hashbrown::HashTable<Slot>, std::hash::RandomState);
+pub(crate) type KeyIndex = (hashbrown::HashTable<Slot>, KeyState);
+
+/// The hasher of every key index (dictionaries, the decoder's and the scan's duplicate-key
+/// checks, the text reader's): seeded at random, so that keys chosen by whoever wrote the
+/// input cannot be aimed at one bucket, at about a third of the cost of std's SipHash on
+/// short keys (`encode --from text` of an 80,000-entry dictionary: 180 M → 166 M instructions).
+pub(crate) type KeyState = foldhash::quality::RandomState;
 
 /// A key's place in the [`KeyIndex`]: 32 bits of its hash and its entry's position.
 ///
@@ -44,7 +50,7 @@ impl Slot {
 
 /// The full hash of `key` under the index's randomly keyed `state` (what [`file`], [`find`]
 /// and the others are given).
-pub(crate) fn key_hash(state: &std::hash::RandomState, key: &Variant) -> u64 {
+pub(crate) fn key_hash(state: &KeyState, key: &Variant) -> u64 {
     use std::hash::BuildHasher;
     let mut h = state.build_hasher();
     hash_variant_key(key, &mut h, 0);
