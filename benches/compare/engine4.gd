@@ -130,8 +130,9 @@ func tool_name():
 	return name
 
 
+# GDV_TOOL_SUFFIX names a pass apart (run.sh's W3 with glibc's trimming off: "-notrim").
 func emit(op, name, t, size):
-	var fields = [tool_name(), op, name, t.keep * 1000.0, t.free * 1000.0, t.release * 1000.0, t.overhead * 1000.0, size]
+	var fields = [tool_name() + OS.get_environment("GDV_TOOL_SUFFIX"), op, name, t.keep * 1000.0, t.free * 1000.0, t.release * 1000.0, t.overhead * 1000.0, size]
 	print('{"tool":"%s","op":"%s","dialect":"godot4","workload":"%s","keep_ns":%.1f,"free_ns":%.1f,"release_ns":%.1f,"loop_overhead_ns":%.1f,"bytes":%d}' % fields)
 
 

@@ -7,7 +7,7 @@
 #   ROUNDS=1 benches/compare/run.sh   # one round (each cell: the best of the rounds)
 #   benches/compare/run.sh w3         # only the workloads whose name contains "w3"
 #
-# Installs what it needs (apt godot3-server, npm @gd-com/utils into target/compare/node, pip
+# Installs what it needs (apt godot3-server and libmimalloc2.0, npm @gd-com/utils into target/compare/node, pip
 # playgodot into the venv target/compare/venv; the headless Godot 4 engines come from
 # ../shared/engines/install.sh beside the repository, or GODOT4_3 / GODOT4_4), has every engine
 # write W1-W4, checks that our bytes are each engine's, times every tool, and prints a Markdown
@@ -37,6 +37,12 @@ if ! command -v godot3-server >/dev/null; then
   say "installing godot3-server"
   $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q godot3-server
 fi
+# mimalloc for the allocator pass (below), preloaded into every tool alike.
+if ! ls /usr/lib/*/libmimalloc.so.2 >/dev/null 2>&1; then
+  say "installing libmimalloc2.0"
+  $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q libmimalloc2.0
+fi
+MIMALLOC=$(ls /usr/lib/*/libmimalloc.so.2 | head -1)
 if [ ! -d "$WORK/node/node_modules/@gd-com/utils" ]; then
   say "installing @gd-com/utils@4.1.5"
   (cd "$WORK/node" && { [ -f package.json ] || npm init -y >/dev/null; } &&
@@ -110,13 +116,24 @@ done
 "$OURS" time "$DATA" w2_bytes_16b | tee -a "$RESULTS" >&2
 
 # glibc gives a freed heap back to the OS once its top exceeds the trim threshold, so every
-# W3 iteration faults its ~50 MB in again; this pass shows how much of each tool's W3 time
-# that is (the allocator's behaviour, not the codec's).
+# W3 iteration faults its ~40 MB in again. Two more passes, each with one setting for every
+# tool: glibc with its trimming off, and mimalloc in place of glibc's malloc (LD_PRELOAD, which
+# the engines' allocations and Rust's System allocator both go through). They show how much of
+# W3 is the allocator rather than the codec, and what a program that chooses its allocator
+# gets (a Rust program sets one with `#[global_allocator]`).
 NOTRIM=glibc.malloc.trim_threshold=4000000000:glibc.malloc.mmap_threshold=33554432
-say "timing W3 again with glibc's heap trimming off"
-GLIBC_TUNABLES=$NOTRIM GDV_TOOL=gdvariant-notrim "$OURS" time "$DATA" w3 | grep -v memcpy | tee -a "$RESULTS" >&2
-(cd "$DATA" && GLIBC_TUNABLES=$NOTRIM GDV_TOOL=godot3-notrim GDV_MODE=time GDV_DIR="$DATA" GDV_FILTER=w3 \
-  godot3-server -s "$ROOT/benches/compare/engine.gd" 2>/dev/null) | grep '^{' | tee -a "$RESULTS" >&2
+for setting in notrim mimalloc; do
+  case $setting in
+    notrim) say "timing W3 again with glibc's heap trimming off"; ALLOC="GLIBC_TUNABLES=$NOTRIM" ;;
+    mimalloc) say "timing W3 again with mimalloc"; ALLOC="LD_PRELOAD=$MIMALLOC" ;;
+  esac
+  env "$ALLOC" GDV_TOOL=gdvariant-$setting "$OURS" time "$DATA" w3 | grep -v memcpy | tee -a "$RESULTS" >&2
+  (cd "$DATA" && env "$ALLOC" GDV_TOOL=godot3-$setting GDV_MODE=time GDV_DIR="$DATA" GDV_FILTER=w3 \
+    godot3-server -s "$ROOT/benches/compare/engine.gd" 2>/dev/null) | grep '^{' | tee -a "$RESULTS" >&2
+  for engine in $GODOT4S; do
+    godot4 "$engine" "$ALLOC" GDV_TOOL_SUFFIX=-$setting GDV_MODE=time GDV_FILTER=w3 | tee -a "$RESULTS" >&2
+  done
+done
 say "peak memory of one W3 decode (fresh processes)"
 for op in owned borrowed; do
   "$OURS" mem "$DATA" w3_dicts_100k.godot3.bin $op | tee -a "$MEM" >&2

@@ -155,21 +155,31 @@ def main():
                "element of each container once.")
     out.append("")
 
-    # W3 with glibc's trimming off (run.sh's second pass), if present.
+    # W3 and the allocator (run.sh's last passes), if present: every tool under one setting
+    # at a time, so each ratio compares like with like.
+    settings = [("", "glibc, default"), ("-notrim", "glibc, trimming off"), ("-mimalloc", "mimalloc")]
     if found("gdvariant-notrim", "decode", W3, "godot3"):
-        out.append("**W3 with glibc's heap trimming off** (`GLIBC_TUNABLES=glibc.malloc.trim_threshold=…`, "
-                   "Godot 3 bytes): how much of W3 is the allocator returning memory to the OS and "
-                   "faulting it back in")
+        out.append("**W3 and the allocator**: each tool under the same allocator setting: glibc as "
+                   "it comes; glibc with its heap trimming off (`GLIBC_TUNABLES=glibc.malloc."
+                   "trim_threshold=…`), so that freed memory is not given back to the OS and "
+                   "faulted in again by the next call; and mimalloc in place of malloc "
+                   "(`LD_PRELOAD`, for the engines and for us alike). In brackets the engine's "
+                   "time over ours under that setting")
         out.append("")
-        out.append("| | gdvariant default | gdvariant no trim | Godot 3.2.3 default | Godot 3.2.3 no trim |")
-        out.append("|---|---|---|---|---|")
-        for op in ["decode", "encode"]:
-            for field, way in WAYS:
-                out.append(f"| {op}, {way} | {fmt(ns('gdvariant', op, W3, 'godot3', field))} | "
-                           f"{fmt(ns('gdvariant-notrim', op, W3, 'godot3', field))} | "
-                           f"{fmt(ns('godot3', op, W3, 'godot3', field))} | "
-                           f"{fmt(ns('godot3-notrim', op, W3, 'godot3', field))} |")
-        out.append("")
+        for dialect, engines in [("godot3", ["godot3"]), ("godot4", ["godot4.3", "godot4.4.1"])]:
+            names = [next(n for t, _, n, *_ in ENGINES if t == e) for e in engines]
+            bytes_name = "Godot 3 bytes" if dialect == "godot3" else "Godot 4 bytes"
+            out.append(f"| W3, {bytes_name} | | gdvariant | " + " | ".join(names) + " |")
+            out.append("|---" * (3 + len(engines)) + "|")
+            for op in ["decode", "encode"]:
+                for suffix, setting in settings:
+                    for i, (field, way) in enumerate(WAYS):
+                        ours = ns("gdvariant" + suffix, op, W3, dialect, field)
+                        cells = [f"{op}, {setting}" if i == 0 else "", way, fmt(ours)]
+                        for e in engines:
+                            cells.append(cell(e + suffix, op, W3, dialect, ours, field))
+                        out.append("| " + " | ".join(cells) + " |")
+            out.append("")
 
     # Issue 15's targets that this run measures.
     def verdict(q, at_least=None, at_most=None):
