@@ -124,16 +124,24 @@ impl<'a> Lexer<'a> {
     fn plain_int(&mut self, at: &str) -> Option<Tok> {
         let bytes = at.as_bytes();
         let negative = bytes.first() == Some(&b'-');
-        let digits = bytes
-            .iter()
-            .skip(usize::from(negative))
-            .take_while(|b| b.is_ascii_digit())
-            .count();
-        let len = usize::from(negative) + digits;
-        if digits == 0 || matches!(bytes.get(len), Some(b'.' | b'e' | b'E' | b'x' | b'X')) {
+        // Summed on the side of the sign, so that i64::MIN fits; None on overflow.
+        let mut i: i64 = 0;
+        let mut len = usize::from(negative);
+        while let Some(&b) = bytes.get(len).filter(|b| b.is_ascii_digit()) {
+            let d = i64::from(b - b'0');
+            i = i.checked_mul(10)?;
+            i = if negative {
+                i.checked_sub(d)?
+            } else {
+                i.checked_add(d)?
+            };
+            len += 1;
+        }
+        if len == usize::from(negative)
+            || matches!(bytes.get(len), Some(b'.' | b'e' | b'E' | b'x' | b'X'))
+        {
             return None;
         }
-        let i = at.get(..len)?.parse::<i64>().ok()?;
         // The first character was taken already.
         self.skip_in_line(len - 1, len - 1);
         Some(Tok::Int(i, negative))
@@ -149,10 +157,12 @@ impl<'a> Lexer<'a> {
 
     /// The next token and where it starts.
     pub(super) fn next(&mut self) -> Result<(Tok, usize, usize), TextError> {
+        // Looked at a byte at a time: a byte below 128 is a whole character, and no other
+        // character starts with one.
         loop {
-            match self.peek() {
+            match self.chars.as_str().as_bytes().first() {
                 // `;` starts a comment to the end of the line (get_token, case ';').
-                Some(';') => {
+                Some(b';') => {
                     while let Some(c) = self.bump() {
                         if c == '\n' {
                             break;
@@ -160,25 +170,32 @@ impl<'a> Lexer<'a> {
                     }
                 }
                 // The engine skips every character <= 32 (get_token, default case).
-                Some(c) if (c as u32) <= 32 => self.skip_blanks(),
+                Some(&b) if b <= 32 => self.skip_blanks(),
                 _ => break,
             }
         }
         let (line, column) = (self.line, self.column);
         let at = self.chars.as_str();
+        let punctuation = match at.as_bytes().first() {
+            Some(b'{') => Some(Tok::LBrace),
+            Some(b'}') => Some(Tok::RBrace),
+            Some(b'[') => Some(Tok::LBracket),
+            Some(b']') => Some(Tok::RBracket),
+            Some(b'(') => Some(Tok::LParen),
+            Some(b')') => Some(Tok::RParen),
+            Some(b':') => Some(Tok::Colon),
+            Some(b',') => Some(Tok::Comma),
+            _ => None,
+        };
+        if let Some(tok) = punctuation {
+            self.skip_in_line(1, 1);
+            return Ok((tok, line, column));
+        }
         let Some(c) = self.bump() else {
             return Ok((Tok::Eof, line, column));
         };
         let tok =
             match c {
-                '{' => Tok::LBrace,
-                '}' => Tok::RBrace,
-                '[' => Tok::LBracket,
-                ']' => Tok::RBracket,
-                '(' => Tok::LParen,
-                ')' => Tok::RParen,
-                ':' => Tok::Colon,
-                ',' => Tok::Comma,
                 '"' => Tok::Str(self.string(line, column)?),
                 '&' | '@' | '^' => {
                     if self.peek() != Some('"') {
@@ -409,7 +426,7 @@ impl<'a> Lexer<'a> {
             // Columns count characters: every byte that does not continue one.
             let chars = body.bytes().filter(|&b| b & 0xC0 != 0x80).count();
             self.skip_in_line(end + 1, chars + 1);
-            return Ok(GString::new(body));
+            return Ok(GString::copied(body));
         }
         let mut out: Vec<u32> = Vec::new();
         let mut lead: Option<u32> = None;

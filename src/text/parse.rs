@@ -99,6 +99,10 @@ impl<'a> Parser<'a> {
     /// [`Parser::value`] for a value inside `outer` containers that are not on its stack
     /// (the streaming encoder's top-level container), which count toward the nesting limit.
     pub(super) fn value_within(&mut self, outer: usize) -> Result<Variant, TextError> {
+        // A value of one token (nearly every element of a big container) needs no stack.
+        if let Some(v) = self.leaf()? {
+            return Ok(v);
+        }
         let mut open: Vec<Frame> = Vec::new();
         'value: loop {
             // Expecting a value, or the closer of an open container (empty, or after a
@@ -289,16 +293,29 @@ impl<'a> Parser<'a> {
     }
 
     /// The start of a value: a whole value, or an opened container.
+    /// The value of the current token, taken, when that token is a whole value (a number, a
+    /// string, a StringName or NodePath literal, a color); `None`, having taken nothing,
+    /// for anything else.
+    fn leaf(&mut self) -> Result<Option<Variant>, TextError> {
+        let v = match &mut self.tok {
+            Tok::Int(i, _) => Variant::Int(*i),
+            Tok::Float(f) | Tok::HexFloat(f) => Variant::Float(*f),
+            Tok::Str(s) => Variant::String(std::mem::take(s)),
+            Tok::StrName(s) => Variant::StringName(StringName(std::mem::take(s))),
+            Tok::NodePathLit(s) => Variant::NodePath(Box::new(NodePath::parse(s))),
+            Tok::Color(c) => Variant::Color(*c),
+            _ => return Ok(None),
+        };
+        self.advance()?;
+        Ok(Some(v))
+    }
+
     fn start(&mut self, in_script: bool) -> Result<Start, TextError> {
+        if let Some(v) = self.leaf()? {
+            return Ok(Start::Value(v));
+        }
         let (line, column) = (self.line, self.column);
         Ok(Start::Value(match self.advance()? {
-            Tok::Int(i, _) => Variant::Int(i),
-            Tok::Float(f) => Variant::Float(f),
-            Tok::HexFloat(f) => Variant::Float(f),
-            Tok::Str(s) => Variant::String(s),
-            Tok::StrName(s) => Variant::StringName(StringName(s)),
-            Tok::NodePathLit(s) => Variant::NodePath(Box::new(NodePath::parse(&s))),
-            Tok::Color(c) => Variant::Color(c),
             Tok::LBracket => {
                 return Ok(Start::Open(Frame::Array {
                     items: Vec::new(),
