@@ -92,3 +92,42 @@ fn collecting_a_large_dictionary_is_linear() {
     assert_eq!(d.len(), 200_000);
     assert_eq!(d.get(&Variant::Int(123_456)), Some(&Variant::Int(-123_456)));
 }
+
+#[test]
+fn text_keys_of_every_length_are_found_by_their_text() {
+    // Texts up to 15 bytes are hashed as one word, longer ones in two parts: every length
+    // across that line, as a String and as a StringName (different keys of one text), in an
+    // indexed dictionary built by insertion and one decoded from bytes (the decoder's index).
+    let text = |n: usize| "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ"[..n].to_string();
+    let mut d = Dictionary::new();
+    for n in 0..=40 {
+        d.insert(Variant::String(text(n).into()), Variant::Int(n as i64));
+        d.insert(
+            Variant::StringName(StringName::from(text(n).as_str())),
+            Variant::Int(-(n as i64)),
+        );
+    }
+    assert_eq!(d.len(), 82);
+    let bytes = gdvariant::encode(
+        &Variant::Dictionary(d.clone()),
+        gdvariant::Dialect::Godot4,
+        &Default::default(),
+    )
+    .expect("encodes");
+    let (decoded, _) = gdvariant::decode(&bytes, gdvariant::Dialect::Godot4, &Default::default())
+        .expect("decodes");
+    let Variant::Dictionary(decoded) = decoded else {
+        panic!("not a Dictionary: {decoded:?}")
+    };
+    for d in [&d, &decoded] {
+        assert_eq!(d.len(), 82);
+        for n in 0..=40 {
+            let s = Variant::String(text(n).into());
+            let name = Variant::StringName(StringName::from(text(n).as_str()));
+            assert_eq!(d.get(&s), Some(&Variant::Int(n as i64)), "{n}");
+            assert_eq!(d.get(&name), Some(&Variant::Int(-(n as i64))), "{n}");
+            // The String is the first entry of its text.
+            assert_eq!(d.get_str(&text(n)), Some(&Variant::Int(n as i64)), "{n}");
+        }
+    }
+}

@@ -588,11 +588,8 @@ impl<'a> Build<'a> for VariantRef<'a> {
     }
     fn hash_key<H: Hasher>(k: &VariantRef<'a>, h: &mut H) {
         match k {
-            VariantRef::String(s) | VariantRef::StringName(s) => {
-                // As the owned key's hash (`hash_variant_key`): its text.
-                k.kind().hash(h);
-                s.as_str().hash(h)
-            }
+            VariantRef::String(s) => key::hash_text_key(s.as_str(), false, h),
+            VariantRef::StringName(s) => key::hash_text_key(s.as_str(), true, h),
             VariantRef::Int(i) => {
                 k.kind().hash(h);
                 i.hash(h)

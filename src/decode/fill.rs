@@ -164,7 +164,7 @@ impl<'a, B: Build<'a>> DictFill<'a, B> {
 
     #[cold]
     pub(crate) fn build_index(&mut self, s: &Scratch<'a, B>) {
-        let state = crate::variant::key::KeyState::default();
+        let state = crate::variant::key::KeyState::new();
         let n = self.entries.len(s);
         let mut table = hashbrown::HashTable::with_capacity(self.entries.capacity());
         for i in 0..n {

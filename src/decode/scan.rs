@@ -530,7 +530,7 @@ impl Scan {
     fn indexed_key(&mut self, index: &mut hashbrown::HashTable<u64>, fp: u64) -> Option<()> {
         let state = self
             .state
-            .get_or_insert_with(crate::variant::key::KeyState::default);
+            .get_or_insert_with(crate::variant::key::KeyState::new);
         let h = state.hash_one(fp);
         if index.find(h, |&x| x == fp).is_some() {
             return None;

@@ -15,10 +15,12 @@ use std::hash::{Hash, Hasher};
 pub(crate) type KeyIndex = (hashbrown::HashTable<Slot>, KeyState);
 
 /// The hasher of every key index (dictionaries, the decoder's and the scan's duplicate-key
-/// checks, the text reader's): seeded at random, so that keys chosen by whoever wrote the
-/// input cannot be aimed at one bucket, at about a third of the cost of std's SipHash on
-/// short keys (`encode --from text` of an 80,000-entry dictionary: 180 M → 166 M instructions).
-pub(crate) type KeyState = foldhash::quality::RandomState;
+/// checks, the text reader's): std's SipHash, keyed at random from the OS, so that keys chosen
+/// by whoever wrote the input cannot be aimed at one bucket, even by a sender who times the
+/// replies. foldhash took a third of its cost (`encode --from text` of 80,000 entries: 8% of
+/// the instructions) but claims no resistance against an attacker who can observe timings,
+/// which a game server's clients can.
+pub(crate) type KeyState = std::hash::RandomState;
 
 /// A key's place in the [`KeyIndex`]: 32 bits of its hash and its entry's position.
 ///
@@ -257,25 +259,36 @@ pub(crate) fn hash_key_real<H: Hasher>(x: f64, h: &mut H) {
 /// only, for the rarer key types), which is still consistent: equal keys hash equal.
 /// [`hash_variant_key`] of a `String` (or `StringName`, `name`) key with text `text`, without
 /// building the key.
+///
+/// A text of up to 15 bytes (most keys) is hashed as one 16-byte word holding it, its length
+/// and the kind, in one call: SipHash costs a round per 8 bytes and about as much again per
+/// call, and hashing the kind, the bytes and `str`'s end marker in three calls took 290
+/// instructions a key.
 pub(crate) fn hash_text_key<H: Hasher>(text: &str, name: bool, h: &mut H) {
-    let kind = if name {
-        crate::generated::kinds::Kind::StringName
+    let bytes = text.as_bytes();
+    let kind = u128::from(name) << 127;
+    if bytes.len() <= 15 {
+        let mut word = [0u8; 16];
+        word[..bytes.len()].copy_from_slice(bytes);
+        h.write_u128(u128::from_le_bytes(word) | (bytes.len() as u128) << 120 | kind);
     } else {
-        crate::generated::kinds::Kind::String
-    };
-    kind.hash(h);
-    text.hash(h);
+        // Bit 124 apart from every short text's length; SipHash's last round adds the length.
+        h.write_u128(1 << 124 | kind);
+        h.write(bytes);
+    }
 }
 
 pub(crate) fn hash_variant_key<H: Hasher>(v: &Variant, h: &mut H, depth: usize) {
-    v.kind().hash(h);
+    match v {
+        Variant::String(s) => return hash_text_key(s.as_str(), false, h),
+        Variant::StringName(s) => return hash_text_key(s.0.as_str(), true, h),
+        _ => v.kind().hash(h),
+    }
     match v {
         Variant::Bool(b) => b.hash(h),
         Variant::Int(i) => i.hash(h),
         Variant::Rid(r) => r.hash(h),
         Variant::Float(f) => hash_key_real(*f, h),
-        Variant::String(s) => s.as_str().hash(h),
-        Variant::StringName(s) => s.0.as_str().hash(h),
         Variant::NodePath(p) => (&p.names, &p.subnames).hash(h),
         Variant::Array(a) if depth < 4 => {
             a.items.len().hash(h);
