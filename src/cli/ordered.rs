@@ -1,9 +1,9 @@
 //! Work on batches spread over threads, its results handed back in the batches' order: the one pipe of `decode` that uses every core on one file.
 //!
 //! The calling thread makes the batches (reading the input) and consumes the results (writing
-//! the output); `threads` workers turn batches into results. At most two batches per worker
-//! wait for one, and a worker takes a batch only when the one before it is handed out
-//! or waiting, so memory stays a few batches whatever the input's size, and a slow output
+//! the output); `threads` workers turn batches into results. At most four batches per worker
+//! are out at once (queued, in work, or done and waiting for an earlier one), so memory stays
+//! a few batches whatever the input's size, even behind one slow batch, and a slow output
 //! holds the reading back.
 
 use std::collections::BTreeMap;
@@ -65,12 +65,22 @@ pub fn run<B, R>(
             }
             true
         };
+        // Batches out at once: beyond this, the reading waits for results.
+        let most_out = 4 * threads;
         while let Some(b) = next() {
             if to_work.send((made, b)).is_err() {
                 break;
             }
             made += 1;
-            while let Ok(r) = results.try_recv() {
+            loop {
+                // An earlier batch is always queued or in work while any is out, so a
+                // result is on its way when this waits.
+                let r = if made - handed >= most_out {
+                    results.recv().ok()
+                } else {
+                    results.try_recv().ok()
+                };
+                let Some(r) = r else { break };
                 if !hand(r, &mut early, &mut handed) {
                     stopped = true;
                     break;
@@ -175,9 +185,50 @@ mod tests {
                 },
             );
             assert_eq!(seen, (1..=50).collect::<Vec<_>>());
-            // Reading stopped soon after: no more than the few batches queued, in work or
-            // waiting for an earlier one (a handful per thread), were read past the stop.
-            assert!(n <= 50 + 6 * threads as u32 + 1, "{n} batches read");
+            // Reading stopped soon after: no more than the batches out at once were read
+            // past the stop.
+            assert!(n <= 50 + 4 * threads as u32 + 1, "{n} batches read");
         }
+    }
+
+    /// One slow batch holds the reading back: the batches after it, done and waiting for it,
+    /// stay within the bound, however many the input has.
+    #[test]
+    fn a_slow_batch_bounds_what_is_read_ahead() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let threads = 3;
+        let read = AtomicUsize::new(0);
+        let most_ahead = AtomicUsize::new(0);
+        let mut n = 0;
+        let mut handed = 0;
+        run(
+            threads,
+            || {
+                (n < 300).then(|| {
+                    n += 1;
+                    read.store(n, Ordering::SeqCst);
+                    n
+                })
+            },
+            |b: usize| {
+                if b == 10 {
+                    std::thread::sleep(std::time::Duration::from_millis(300));
+                    // Everything read while this batch was worked on.
+                    most_ahead.store(read.load(Ordering::SeqCst) - b, Ordering::SeqCst);
+                }
+                b
+            },
+            |r| {
+                handed += 1;
+                assert_eq!(r, handed);
+                true
+            },
+        );
+        assert_eq!(handed, 300);
+        let ahead = most_ahead.load(Ordering::SeqCst);
+        assert!(
+            ahead < 4 * threads,
+            "{ahead} batches read past the slow one"
+        );
     }
 }
