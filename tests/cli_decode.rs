@@ -137,22 +137,17 @@ fn engine_streams_decode_and_encode_back_byte_for_byte() {
     assert_eq!(n, 6);
 }
 
-/// `gdvariant decode` of a file of Godot 3.2.3 `store_var` frames, printed as `format`.
-fn decode_stream(format: &str, path: &std::path::Path) -> Run {
-    let path = path.to_str().unwrap();
-    let args = [
-        "decode",
-        "--dialect",
-        "godot3",
-        "--engine-version",
-        "3.2.3",
-        "--framing",
-        "store-var",
-        "--format",
-        format,
-        path,
-    ];
+/// `gdvariant decode` of a file of Godot 3.2.3 bytes, with `options` (framing, format).
+fn decode_godot3(options: &[&str], path: &std::path::Path) -> Run {
+    let mut args = vec!["decode", "--dialect", "godot3", "--engine-version", "3.2.3"];
+    args.extend(options);
+    args.push(path.to_str().unwrap());
     run(&args, b"")
+}
+
+/// [`decode_godot3`] of a file of `store_var` frames, printed as `format`.
+fn decode_stream(format: &str, path: &std::path::Path) -> Run {
+    decode_godot3(&["--framing", "store-var", "--format", format], path)
 }
 
 /// A long stream (many batches for the decoding, printing and writing threads) that ends in
@@ -217,7 +212,7 @@ fn a_bad_frame_in_the_middle_stops_the_printing_there() {
     let dir = scratch("bad_frame");
     let one = dir.join("one.sav");
     std::fs::write(&one, &save).unwrap();
-    // 3.3 MB: a dozen batches of 256 KiB; the bad frame is in the seventh.
+    // 3.3 MB: about 25 batches of payloads (128 KiB each); the bad frame is in the 15th.
     let copies = 1000;
     let bad_copy = 600;
     let mut long = save.repeat(copies);
@@ -320,19 +315,8 @@ fn malformed_inputs_get_the_decoders_verdict_and_exit_code() {
     for c in &cases {
         let path = dir.join(format!("{}.bin", c.name));
         std::fs::write(&path, &c.bytes).unwrap();
+        let r = decode_godot3(&["--first", "--format", "json"], &path);
         let p = path.to_str().unwrap();
-        let args = [
-            "decode",
-            "--dialect",
-            "godot3",
-            "--engine-version",
-            "3.2.3",
-            "--first",
-            "--format",
-            "json",
-            p,
-        ];
-        let r = run(&args, b"");
         match (decode(&c.bytes, Dialect::Godot3, &opts), r.code) {
             (Ok(_), 0) => {
                 if !c.bool("ok") || differs_by_design(&c.name).is_some() {
