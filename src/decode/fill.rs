@@ -164,7 +164,7 @@ impl<'a, B: Build<'a>> DictFill<'a, B> {
 
     #[cold]
     pub(crate) fn build_index(&mut self, s: &Scratch<'a, B>) {
-        let state = crate::variant::key::KeyState::new();
+        let state = key::KeyState::new();
         let n = self.entries.len(s);
         let mut table = hashbrown::HashTable::with_capacity(self.entries.capacity());
         for i in 0..n {
@@ -177,7 +177,7 @@ impl<'a, B: Build<'a>> DictFill<'a, B> {
     }
 }
 
-pub(crate) fn hash_with<'a, B: Build<'a>>(state: &crate::variant::key::KeyState, key: &B) -> u64 {
+pub(crate) fn hash_with<'a, B: Build<'a>>(state: &key::KeyState, key: &B) -> u64 {
     let mut h = state.build_hasher();
     B::hash_key(key, &mut h);
     h.finish()

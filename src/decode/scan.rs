@@ -198,7 +198,7 @@ struct Scan {
     elements: usize,
     table: [Slot; 2 * IDS],
     /// Seeds the hash of big dictionaries' key tables, so crafted keys cannot crowd them.
-    state: Option<crate::variant::key::KeyState>,
+    state: Option<key::KeyState>,
 }
 
 /// A container that [`Scan::fill`] met.
@@ -528,9 +528,7 @@ impl Scan {
     /// [`Scan::seen_key`] of a dictionary of [`INDEX_FROM`] entries or more.
     #[inline(never)]
     fn indexed_key(&mut self, index: &mut hashbrown::HashTable<u64>, fp: u64) -> Option<()> {
-        let state = self
-            .state
-            .get_or_insert_with(crate::variant::key::KeyState::new);
+        let state = self.state.get_or_insert_with(key::KeyState::new);
         let h = state.hash_one(fp);
         if index.find(h, |&x| x == fp).is_some() {
             return None;

@@ -61,7 +61,7 @@ pub(super) struct Documents<R, E: Each> {
     ready: std::collections::VecDeque<E::Out>,
     /// Threads that read a buffer of lines at once.
     threads: usize,
-    pub(super) each: E,
+    each: E,
 }
 
 impl<R: std::io::Read, E: Each> Documents<R, E> {
@@ -77,7 +77,7 @@ impl<R: std::io::Read, E: Each> Documents<R, E> {
         }
     }
 
-    pub(super) fn fail(&mut self, message: String) -> Option<Result<E::Out, JsonError>> {
+    fn fail(&mut self, message: String) -> Option<Result<E::Out, JsonError>> {
         self.failed = true;
         Some(Err(JsonError {
             path: format!("document {}, line {}", self.n, self.line),

@@ -106,7 +106,7 @@ impl Parser<'_> {
         // The full 64-bit hash of every key so far (the dictionary index's slots keep 32
         // bits, which a million keys would share by chance about a hundred times, and each
         // such chance would send the value to the whole parse).
-        let state = crate::variant::key::KeyState::new();
+        let state = key::KeyState::new();
         let mut seen: hashbrown::HashTable<u64> = hashbrown::HashTable::new();
         let mut n = 0usize;
         loop {

@@ -534,7 +534,7 @@ impl Dictionary {
     ) -> Dictionary {
         let n = entries.len();
         let mut index: Option<KeyIndex> = (n >= key::INDEX_FROM).then(|| {
-            let state = crate::variant::key::KeyState::new();
+            let state = key::KeyState::new();
             (hashbrown::HashTable::with_capacity(n), state)
         });
         let mut kept = 0;
@@ -664,7 +664,7 @@ fn holds_nothing<T: Copy>(_: &T) -> bool {
 }
 
 fn build_index(entries: &[(Variant, Variant)]) -> KeyIndex {
-    let state = crate::variant::key::KeyState::new();
+    let state = key::KeyState::new();
     let mut table = hashbrown::HashTable::with_capacity(entries.len());
     for (i, (k, _)) in entries.iter().enumerate() {
         key::file(&mut table, key::key_hash(&state, k), i);
