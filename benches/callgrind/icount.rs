@@ -1,17 +1,20 @@
 //! Instruction counts of the codec on W1–W4, for `valgrind --tool=callgrind` (repeatable where
 //! wall-clock timings on a shared machine are not): `icount decode|borrowed|encode w3 N` runs N
 //! operations; subtract the count of `N = 0` (building the workload) and divide by N. A fourth
-//! argument `godot3` uses Godot 3 bytes instead of Godot 4's.
+//! argument `godot3` uses Godot 3 bytes instead of Godot 4's. `int`, `empty` and `one` (a
+//! dictionary of one entry) in place of a workload give W4's fixed costs apart.
 #[path = "../common/workloads.rs"]
 mod workloads;
 
-use gdvariant::{decode, decode_borrowed, encode, DecodeOptions, Dialect, EncodeOptions};
+use gdvariant::{
+    decode, decode_borrowed, encode, DecodeOptions, Dialect, Dictionary, EncodeOptions, Variant,
+};
 use std::hint::black_box;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(what), Some(w), Some(n)) = (args.first(), args.get(1), args.get(2)) else {
-        eprintln!("usage: icount decode|borrowed|encode w1|w2|w3|w4 N");
+        eprintln!("usage: icount decode|borrowed|encode w1|w2|w3|w4|int|empty|one N");
         std::process::exit(2);
     };
     let n: usize = n.parse().unwrap_or(0);
@@ -22,6 +25,10 @@ fn main() {
         "w2" => workloads::w2(),
         "w3" => workloads::w3(),
         "w4" => workloads::w4(),
+        // W4's fixed costs apart from its entries': a lone value, an empty dictionary, one entry.
+        "int" => Variant::Int(1),
+        "empty" => Variant::Dictionary(Dictionary::new()),
+        "one" => Variant::Dictionary([("id".into(), Variant::Int(1))].into_iter().collect()),
         _ => {
             eprintln!("icount: no workload {w}");
             std::process::exit(2);

@@ -292,7 +292,6 @@ impl<'a> Parser<'a> {
         Variant::Object(Object::Full(Box::new(FullObject { class, properties })))
     }
 
-    /// The start of a value: a whole value, or an opened container.
     /// The value of the current token, taken, when that token is a whole value (a number, a
     /// string, a StringName or NodePath literal, a color); `None`, having taken nothing,
     /// for anything else.
@@ -310,6 +309,7 @@ impl<'a> Parser<'a> {
         Ok(Some(v))
     }
 
+    /// The start of a value: a whole value, or an opened container.
     fn start(&mut self, in_script: bool) -> Result<Start, TextError> {
         if let Some(v) = self.leaf()? {
             return Ok(Start::Value(v));

@@ -255,8 +255,6 @@ pub(crate) fn hash_key_real<H: Hasher>(x: f64, h: &mut H) {
     bits.hash(h);
 }
 
-/// A hash consistent with [`same_key`]. It hashes less than it compares (the kind
-/// only, for the rarer key types), which is still consistent: equal keys hash equal.
 /// [`hash_variant_key`] of a `String` (or `StringName`, `name`) key with text `text`, without
 /// building the key.
 ///
@@ -278,6 +276,8 @@ pub(crate) fn hash_text_key<H: Hasher>(text: &str, name: bool, h: &mut H) {
     }
 }
 
+/// A hash consistent with [`same_key`]. It hashes less than it compares (the kind
+/// only, for the rarer key types), which is still consistent: equal keys hash equal.
 pub(crate) fn hash_variant_key<H: Hasher>(v: &Variant, h: &mut H, depth: usize) {
     match v {
         Variant::String(s) => return hash_text_key(s.as_str(), false, h),
