@@ -6,6 +6,10 @@
 mod serde;
 #[cfg(feature = "serde")]
 pub use self::serde::Error as SerdeError;
+#[cfg(feature = "containers")]
+mod container;
+#[cfg(feature = "containers")]
+pub use self::container::ContainerError;
 
 use crate::dialect::Dialect;
 use crate::generated::kinds::Kind;
