@@ -7,6 +7,7 @@
 
 mod batch;
 mod commands;
+mod container;
 mod debug;
 mod ordered;
 mod text;
@@ -29,6 +30,8 @@ use std::process::ExitCode;
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    containers: container::ContainerArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -198,10 +201,13 @@ fn shown(path: &Path) -> String {
 /// Opens `path` for reading, buffered; `-` is standard input.
 fn open(path: &Path) -> Result<Box<dyn BufRead + Send>, Failure> {
     if path == Path::new("-") {
-        Ok(Box::new(BufReader::with_capacity(1 << 16, io::stdin())))
+        container::see_through(
+            path,
+            Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
+        )
     } else {
         let f = std::fs::File::open(path).map_err(|e| Failure::io(path, e))?;
-        Ok(Box::new(BufReader::with_capacity(1 << 16, f)))
+        container::see_through(path, Box::new(BufReader::with_capacity(1 << 16, f)))
     }
 }
 
@@ -283,14 +289,14 @@ pub fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> ExitCode {
-    let r = match cli.command {
+    let r = container::configure(cli.containers).and_then(|()| match cli.command {
         Command::Decode(a) => commands::decode(a),
         Command::Encode(a) => commands::encode(a),
         Command::Explain(a) => commands::explain(a),
         Command::Convert(a) => commands::convert(a),
         Command::Guess(a) => commands::guess(a),
         Command::Debug(a) => debug::debug(a),
-    };
+    });
     match r {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
