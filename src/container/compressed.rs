@@ -8,7 +8,11 @@
 //! The writer (`FileAccessCompressed::_close`) always adds one block more than whole blocks
 //! fill, empty when the length is a multiple of the block size; the reader takes it too.
 
-use super::layout::{COMPRESSED_MAGIC, DEFAULT_BLOCK_SIZE};
+use super::layout::{
+    COMPRESSED_BLOCK_SIZE_OFFSET as BLOCK_SIZE_AT, COMPRESSED_LENGTH_OFFSET as LENGTH_AT,
+    COMPRESSED_MAGIC, COMPRESSED_MODE_OFFSET as MODE_AT, COMPRESSED_TABLE_OFFSET as TABLE_AT,
+    COMPRESSION_MODES, DEFAULT_BLOCK_SIZE,
+};
 use super::ContainerError;
 use super::{codecs, fastlz};
 
@@ -54,13 +58,12 @@ impl Mode {
 
     /// The name the engine's docs use (`FastLZ`, `Deflate`, `Zstd`, `GZIP`, `Brotli`).
     pub fn name(self) -> &'static str {
-        match self {
-            Mode::FastLz => "FastLZ",
-            Mode::Deflate => "Deflate",
-            Mode::Zstd => "Zstd",
-            Mode::Gzip => "GZIP",
-            Mode::Brotli => "Brotli",
-        }
+        COMPRESSION_MODES[self.id() as usize].1
+    }
+
+    /// Whether the engines write this mode (all but Brotli).
+    pub fn written_by_engines(self) -> bool {
+        COMPRESSION_MODES[self.id() as usize].2
     }
 }
 
@@ -104,36 +107,38 @@ fn u32_at(bytes: &[u8], offset: usize) -> Result<u32, ContainerError> {
 /// anything is allocated for the plain data.
 pub fn header(bytes: &[u8], bound: u64) -> Result<Header, ContainerError> {
     super::expect_magic(bytes, COMPRESSED_MAGIC, "a compressed file (GCPF)")?;
-    let mode_id = u32_at(bytes, 4)?;
+    let mode_id = u32_at(bytes, MODE_AT)?;
     let mode = Mode::from_id(mode_id).ok_or(ContainerError::UnknownCompressionMode {
-        offset: 4,
+        offset: MODE_AT as u64,
         mode: mode_id,
     })?;
-    let block_size = u32_at(bytes, 8)?;
+    let block_size = u32_at(bytes, BLOCK_SIZE_AT)?;
     if block_size == 0 {
-        return Err(ContainerError::ZeroBlockSize { offset: 8 });
+        return Err(ContainerError::ZeroBlockSize {
+            offset: BLOCK_SIZE_AT as u64,
+        });
     }
-    let plain_len = u32_at(bytes, 12)?;
+    let plain_len = u32_at(bytes, LENGTH_AT)?;
     if u64::from(plain_len) > bound {
         return Err(ContainerError::OverBound {
-            offset: 12,
+            offset: LENGTH_AT as u64,
             size: plain_len.into(),
             bound,
         });
     }
     let count = (plain_len / block_size) as u64 + 1;
-    let table_end = 16 + count * 4;
+    let table_end = TABLE_AT as u64 + count * 4;
     // The table must be in the file before it is allocated: a 1 KiB file cannot claim a
     // million blocks.
     if table_end > bytes.len() as u64 {
         return Err(ContainerError::Truncated {
-            offset: 16,
+            offset: TABLE_AT as u64,
             needed: count * 4,
             len: bytes.len() as u64,
         });
     }
     let block_sizes: Vec<u32> = (0..count as usize)
-        .map(|i| u32_at(bytes, 16 + i * 4))
+        .map(|i| u32_at(bytes, TABLE_AT + i * 4))
         .collect::<Result<_, _>>()?;
     let mut at = table_end;
     for &size in &block_sizes {
@@ -175,7 +180,7 @@ pub fn read(bytes: &[u8], bound: u64) -> Result<Vec<u8>, ContainerError> {
         decompress_block(header.mode, block, want, &mut plain).map_err(|e| match e {
             BlockError::Bad(why) => bad(why),
             BlockError::Unsupported(mode) => ContainerError::Unsupported {
-                offset: 4,
+                offset: MODE_AT as u64,
                 mode,
                 why: "Brotli is read only by engines built with it; convert the file there",
             },
@@ -250,8 +255,8 @@ pub fn write_with_block_size(
     }
     let total = u32::try_from(plain.len())
         .map_err(|_| fail("the data is over 4 GiB, the length field's limit".into()))?;
-    if mode == Mode::Brotli {
-        return Err(fail("the engines do not write Brotli".into()));
+    if !mode.written_by_engines() {
+        return Err(fail(format!("the engines do not write {mode}")));
     }
     let count = (total / block_size) as usize + 1;
     let mut out = Vec::with_capacity(plain.len() / 2 + 16 + count * 4 + 4);
@@ -259,7 +264,8 @@ pub fn write_with_block_size(
     out.extend_from_slice(&mode.id().to_le_bytes());
     out.extend_from_slice(&block_size.to_le_bytes());
     out.extend_from_slice(&total.to_le_bytes());
-    out.resize(16 + count * 4, 0);
+    debug_assert_eq!(out.len(), TABLE_AT);
+    out.resize(TABLE_AT + count * 4, 0);
     for i in 0..count {
         let from = (i * block_size as usize).min(plain.len());
         let to = (from + block_size as usize).min(plain.len());
@@ -269,7 +275,7 @@ pub fn write_with_block_size(
             _ => codecs::compress(mode, &plain[from..to]).map_err(fail)?,
         };
         let size = packed.len() as u32;
-        out[16 + i * 4..20 + i * 4].copy_from_slice(&size.to_le_bytes());
+        out[TABLE_AT + i * 4..TABLE_AT + 4 + i * 4].copy_from_slice(&size.to_le_bytes());
         out.extend_from_slice(&packed);
     }
     out.extend_from_slice(COMPRESSED_MAGIC);

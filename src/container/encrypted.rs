@@ -2,7 +2,7 @@
 //! layouts (see [`EncryptedLayout`]): reading checks the MD5 of the plain data, so a wrong key
 //! or a changed byte is an error, never garbage values.
 
-use super::layout::{EncryptedLayout, ENCRYPTED_MAGIC, GODOT3_MODE_AES256};
+use super::layout::{EncryptedLayout, ENCRYPTED_MAGIC, ENCRYPTED_PADDING};
 use super::{ContainerError, Key};
 use aes::cipher::{
     generic_array::GenericArray, AsyncStreamCipher, BlockDecrypt, BlockEncrypt, KeyInit, KeyIvInit,
@@ -26,7 +26,7 @@ pub struct Header {
 }
 
 fn padded(len: u64) -> u64 {
-    len.div_ceil(16) * 16
+    len.div_ceil(ENCRYPTED_PADDING as u64) * ENCRYPTED_PADDING as u64
 }
 
 fn u64_at(bytes: &[u8], at: usize) -> u64 {
@@ -50,7 +50,10 @@ fn implied_len(bytes: &[u8], layout: EncryptedLayout) -> Option<u64> {
 pub fn detect(bytes: &[u8]) -> Result<EncryptedLayout, ContainerError> {
     super::expect_magic(bytes, ENCRYPTED_MAGIC, "an encrypted file (GDEC)")?;
     let file = bytes.len() as u64;
-    let g3_mode = bytes.get(4..8) == Some(&GODOT3_MODE_AES256.to_le_bytes()[..]);
+    let g3 = EncryptedLayout::Godot3.fields();
+    let g3_mode = g3
+        .mode_offset
+        .is_some_and(|at| bytes.get(at..at + 4) == Some(&g3.mode_value.to_le_bytes()[..]));
     let g3 = implied_len(bytes, EncryptedLayout::Godot3).filter(|_| g3_mode);
     let g4 = implied_len(bytes, EncryptedLayout::Godot4);
     let layout = match (g3, g4) {
@@ -92,10 +95,10 @@ pub fn header(bytes: &[u8]) -> Result<Header, ContainerError> {
     let md5_at = layout.md5_offset();
     let mut md5 = [0u8; 16];
     md5.copy_from_slice(&bytes[md5_at..md5_at + 16]);
-    let iv = match layout {
-        EncryptedLayout::Godot3 => None,
-        EncryptedLayout::Godot4 => Some(bytes[28..44].try_into().expect("16 bytes")),
-    };
+    let iv = layout
+        .fields()
+        .iv
+        .map(|at| bytes[at..at + 16].try_into().expect("16 bytes"));
     Ok(Header {
         layout,
         md5,
@@ -118,15 +121,14 @@ pub fn read_with_header(bytes: &[u8], key: &Key) -> Result<(Header, Vec<u8>), Co
     let size = padded(header.plain_len) as usize;
     let mut data = bytes[start..start + size].to_vec();
     let key = key.aes_key();
-    match header.layout {
-        EncryptedLayout::Godot3 => {
+    match header.iv.filter(|_| header.layout.fields().cfb) {
+        None => {
             let cipher = Aes256::new(GenericArray::from_slice(&key));
             for block in data.chunks_exact_mut(16) {
                 cipher.decrypt_block(GenericArray::from_mut_slice(block));
             }
         }
-        EncryptedLayout::Godot4 => {
-            let iv = header.iv.expect("Godot 4 has an IV");
+        Some(iv) => {
             cfb_mode::Decryptor::<Aes256>::new(&key.into(), &iv.into()).decrypt(&mut data);
         }
     }
@@ -152,14 +154,17 @@ pub fn write(
     let key = key.aes_key();
     let size = padded(plain.len() as u64) as usize;
     let mut out = Vec::with_capacity(layout.header_len() + size);
+    let fields = layout.fields();
     out.extend_from_slice(ENCRYPTED_MAGIC);
-    if layout == EncryptedLayout::Godot3 {
-        out.extend_from_slice(&GODOT3_MODE_AES256.to_le_bytes());
+    if let Some(at) = fields.mode_offset {
+        debug_assert_eq!(out.len(), at);
+        out.extend_from_slice(&fields.mode_value.to_le_bytes());
     }
+    debug_assert_eq!(out.len(), fields.md5);
     out.extend_from_slice(&Md5::digest(plain));
     out.extend_from_slice(&(plain.len() as u64).to_le_bytes());
-    let start = match layout {
-        EncryptedLayout::Godot3 => {
+    let start = match fields.iv {
+        None => {
             let start = out.len();
             out.extend_from_slice(plain);
             out.resize(start + size, 0);
@@ -169,7 +174,8 @@ pub fn write(
             }
             return Ok(out);
         }
-        EncryptedLayout::Godot4 => {
+        Some(at) => {
+            debug_assert_eq!(out.len(), at);
             let iv = match iv {
                 Some(iv) => iv,
                 None => {

@@ -1,13 +1,17 @@
 //! The containers' magics, field sizes and per-version layouts, each with its engine source.
 
-/// `ENCRYPTED_HEADER_MAGIC` (4.x) / `COMP_MAGIC` (3.x): `0x43454447` stored little-endian.
-pub(crate) const ENCRYPTED_MAGIC: &[u8; 4] = b"GDEC";
-/// `FileAccess::open_compressed` configures `"GCPF"`, written first and last.
-pub(crate) const COMPRESSED_MAGIC: &[u8; 4] = b"GCPF";
-/// `FileAccessCompressed::configure`'s default block size, the one `open_compressed` uses.
-pub(crate) const DEFAULT_BLOCK_SIZE: u32 = 4096;
-/// Godot 3's mode field: `FileAccessEncrypted::MODE_WRITE_AES256`, the only mode written.
-pub(crate) const GODOT3_MODE_AES256: u32 = 1;
+// The layouts come from spec/containers.yaml (`cargo codegen`), each with its engine source.
+#[rustfmt::skip]
+#[allow(dead_code)]
+#[path = "../generated/containers.rs"]
+mod generated;
+pub(crate) use generated::{
+    EncryptedFields, COMPRESSED_BLOCK_SIZE_OFFSET, COMPRESSED_LENGTH_OFFSET, COMPRESSED_MAGIC,
+    COMPRESSED_MODE_OFFSET, COMPRESSION_MODES, DEFAULT_BLOCK_SIZE, ENCRYPTED_MAGIC,
+    ENCRYPTED_PADDING,
+};
+/// Where a compressed file's block table starts: after the length field.
+pub(crate) const COMPRESSED_TABLE_OFFSET: usize = COMPRESSED_LENGTH_OFFSET + 4;
 
 /// How an encrypted file is laid out and enciphered, by engine generation.
 ///
@@ -31,25 +35,27 @@ pub enum EncryptedLayout {
 }
 
 impl EncryptedLayout {
+    /// The generation's header fields, from the spec.
+    pub(crate) fn fields(self) -> EncryptedFields {
+        match self {
+            EncryptedLayout::Godot3 => generated::ENCRYPTED_GODOT3,
+            EncryptedLayout::Godot4 => generated::ENCRYPTED_GODOT4,
+        }
+    }
+
     /// The header's size, magic included: 32 (Godot 3) or 44 (Godot 4).
     pub fn header_len(self) -> usize {
-        match self {
-            EncryptedLayout::Godot3 => 4 + 4 + 16 + 8,
-            EncryptedLayout::Godot4 => 4 + 16 + 8 + 16,
-        }
+        self.fields().header_len
     }
 
     /// Where the MD5 is.
     pub(crate) fn md5_offset(self) -> usize {
-        match self {
-            EncryptedLayout::Godot3 => 8,
-            EncryptedLayout::Godot4 => 4,
-        }
+        self.fields().md5
     }
 
     /// Where the plain length is.
     pub(crate) fn length_offset(self) -> usize {
-        self.md5_offset() + 16
+        self.fields().length
     }
 
     /// A name for messages: "Godot 3" or "Godot 4".
