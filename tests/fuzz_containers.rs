@@ -3,7 +3,6 @@
 
 #[path = "../fuzz/src/containers.rs"]
 mod containers;
-#[allow(dead_code)]
 #[path = "../fuzz/src/invariants.rs"]
 mod invariants;
 
