@@ -4,9 +4,11 @@
 
 use gdvariant::container::{compressed, encrypted, EncryptedLayout, Key, Mode};
 use gdvariant::framing::{frames, Framing};
+use gdvariant::text::{config_file_from_encrypted, config_file_to_encrypted, ConfigFile};
 use gdvariant::{Format, Variant};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 const PASSWORD: &str = "correct horse";
 const MODES: [(Mode, &str); 4] = [
@@ -48,8 +50,11 @@ struct Scratch(PathBuf);
 
 impl Scratch {
     fn new(tag: &str) -> Scratch {
-        let dir =
-            std::env::temp_dir().join(format!("gdvariant-containers-{tag}-{}", std::process::id()));
+        // Tests run at once in one process: a counter keeps their folders apart.
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let pid = std::process::id();
+        let dir = std::env::temp_dir().join(format!("gdvariant-containers-{tag}-{pid}-{n}"));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         Scratch(dir)
@@ -86,7 +91,13 @@ fn run(name: &str, bin: &Path, write: Option<&Path>, read: Option<&Path>) {
     }
     cmd.env("WRITE_DIR", write.map(Path::as_os_str).unwrap_or_default());
     cmd.env("READ_DIR", read.map(Path::as_os_str).unwrap_or_default());
-    let out = cmd.output().expect("run the engine");
+    let out = cmd.output().unwrap_or_else(|e| {
+        panic!(
+            "run {name} in {} (there: {}): {e}",
+            project.0.display(),
+            project.0.is_dir()
+        )
+    });
     assert!(
         out.status.success(),
         "{name} failed: {}",
@@ -108,6 +119,18 @@ fn values(name: &str, plain: &[u8]) -> Vec<Variant> {
         .collect();
     assert!(values.len() > 20, "{name}: {} values", values.len());
     values
+}
+
+/// Like [`values`], for any number of values.
+fn values_any(name: &str, plain: &[u8]) -> Vec<Variant> {
+    let format = if name.starts_with("godot3") {
+        Format::godot3()
+    } else {
+        Format::godot4()
+    };
+    frames(plain, &format.framing(Framing::STORE_VAR))
+        .map(|f| f.unwrap_or_else(|e| panic!("{name}: {e}")))
+        .collect()
 }
 
 fn layout_of(name: &str) -> EncryptedLayout {
@@ -168,6 +191,32 @@ fn engine_round_trip(name: &str) {
         }
     }
 
+    // ConfigFile text and its encrypted form: read, kept byte for byte, values as set.
+    let dialect = if name.starts_with("godot3") {
+        gdvariant::Dialect::Godot3
+    } else {
+        gdvariant::Dialect::Godot4
+    };
+    let text = String::from_utf8(file("config.cfg")).unwrap();
+    let mut cfg = ConfigFile::parse(&text, dialect).unwrap();
+    assert_eq!(cfg.to_text(), text, "{name}: config.cfg round trip");
+    assert_eq!(cfg.get("player", "hp"), Some(&Variant::Int(90)), "{name}");
+    assert_eq!(cfg.sections(), ["player", "world"], "{name}");
+    let enc = config_file_from_encrypted(
+        &file("config-encrypted.cfg"),
+        &Key::password(PASSWORD),
+        dialect,
+    )
+    .unwrap();
+    assert_eq!(enc.to_text(), text, "{name}: config-encrypted.cfg");
+    cfg.set("player", "hp", Variant::Int(75));
+    cfg.set("new", "flag", Variant::Bool(true));
+    let cfg_values: Vec<Variant> = cfg
+        .sections()
+        .iter()
+        .flat_map(|s| cfg.entries(s).map(|(_, v)| v.clone()).collect::<Vec<_>>())
+        .collect();
+
     // We write, the engine reads.
     let ours = Scratch::new(&format!("{name}-ours"));
     let mut list = String::new();
@@ -189,8 +238,27 @@ fn engine_round_trip(name: &str) {
         );
         list.push_str(&format!("{tag}.bin {}\n", mode.id()));
     }
+    put("config.cfg", cfg.to_text().into_bytes());
+    put(
+        "config-encrypted.cfg",
+        config_file_to_encrypted(&cfg, &Key::password(PASSWORD)).unwrap(),
+    );
     std::fs::write(ours.0.join("list.txt"), &list).unwrap();
+    std::fs::write(
+        ours.0.join("list.txt"),
+        format!("{list}config.cfg cfg\nconfig-encrypted.cfg cfgpass\n"),
+    )
+    .unwrap();
     run(name, &bin, None, Some(&ours.0));
+    for f in ["config.cfg", "config-encrypted.cfg"] {
+        let back = std::fs::read(ours.0.join(format!("{f}.plain"))).unwrap();
+        assert!(
+            !back.starts_with(b"error"),
+            "{name} refused our {f}: {}",
+            String::from_utf8_lossy(&back)
+        );
+        assert_eq!(values_any(name, &back), cfg_values, "{name} read our {f}");
+    }
     for line in list.lines() {
         let f = line.split(' ').next().unwrap();
         let back = std::fs::read(ours.0.join(format!("{f}.plain"))).unwrap();

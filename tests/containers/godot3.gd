@@ -51,6 +51,15 @@ func _init():
 				b.append(i % 251)
 			f.store_buffer(b)
 			f.close()
+
+		var cfg = ConfigFile.new()
+		cfg.set_value("player", "name", "ann")
+		cfg.set_value("player", "hp", 90)
+		cfg.set_value("player", "pos", Vector2(1, 2))
+		cfg.set_value("world", "items", [1, "x", {"a": Color(1, 0, 0)}])
+		cfg.set_value("world", "seen", PoolIntArray([1, 2]))
+		cfg.save(dir + "/config.cfg")
+		cfg.save_encrypted_pass(dir + "/config-encrypted.cfg", PASSWORD)
 	var rdir = OS.get_environment("READ_DIR")
 	if rdir != "":
 		var names = File.new()
@@ -60,6 +69,23 @@ func _init():
 			if line == "":
 				break
 			var parts = line.split(" ")
+			if parts[1].begins_with("cfg"):
+				var c = ConfigFile.new()
+				var cerr
+				if parts[1] == "cfg":
+					cerr = c.load(rdir + "/" + parts[0])
+				else:
+					cerr = c.load_encrypted_pass(rdir + "/" + parts[0], PASSWORD)
+				var plain = File.new()
+				plain.open(rdir + "/" + parts[0] + ".plain", File.WRITE)
+				if cerr != OK:
+					plain.store_string("error %d" % cerr)
+				else:
+					for s in c.get_sections():
+						for k in c.get_section_keys(s):
+							plain.store_var(c.get_value(s, k))
+				plain.close()
+				continue
 			var f = File.new()
 			var err
 			if parts[1] == "pass":

@@ -44,11 +44,32 @@ func _initialize():
 				b.append(i % 251)
 			f.store_buffer(b)
 			f.close()
+
+		var cfg = ConfigFile.new()
+		cfg.set_value("player", "name", "ann")
+		cfg.set_value("player", "hp", 90)
+		cfg.set_value("player", "pos", Vector2(1, 2))
+		cfg.set_value("world", "items", [1, "x", {"a": Color(1, 0, 0)}])
+		cfg.set_value("world", "seen", PackedInt32Array([1, 2]))
+		cfg.save(dir + "/config.cfg")
+		cfg.save_encrypted_pass(dir + "/config-encrypted.cfg", PASSWORD)
 	var rdir = OS.get_environment("READ_DIR")
 	if rdir != "":
 		for line in FileAccess.get_file_as_string(rdir + "/list.txt").split("\n", false):
 			var parts = line.split(" ")
 			var path = rdir + "/" + parts[0]
+			if parts[1].begins_with("cfg"):
+				var c = ConfigFile.new()
+				var err = c.load(path) if parts[1] == "cfg" else c.load_encrypted_pass(path, PASSWORD)
+				var plain = FileAccess.open(path + ".plain", FileAccess.WRITE)
+				if err != OK:
+					plain.store_string("error %d" % err)
+				else:
+					for s in c.get_sections():
+						for k in c.get_section_keys(s):
+							plain.store_var(c.get_value(s, k))
+				plain.close()
+				continue
 			var f
 			if parts[1] == "pass":
 				f = FileAccess.open_encrypted_with_pass(path, FileAccess.READ, PASSWORD)
