@@ -6,13 +6,22 @@ from typing import Any, Optional
 
 
 class DecodeError(ValueError):
-    """Bytes that are not a Godot value: ``offset`` is where the bad field starts."""
+    """Bytes that are not a Godot value: ``offset`` is where the bad field starts, ``path`` where
+    in the value (when known), ``engine_error`` what Godot's own decoder answers
+    (``"ERR_INVALID_DATA"``, ``"ERR_FILE_EOF"``, …) when it is known."""
 
-    def __init__(self, message: str, offset: Optional[int] = None, path: Optional[str] = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        offset: Optional[int] = None,
+        path: Optional[str] = None,
+        engine_error: Optional[str] = None,
+    ) -> None:
         super().__init__(message)
         self.msg = message
         self.offset = offset
         self.path = path
+        self.engine_error = engine_error
 
 
 class ExtraData(DecodeError):

@@ -1,6 +1,8 @@
 //! `loads` / `dumps` and the text and JSON forms: each a call into the library, with the
 //! Python values converted on either side. Large inputs decode with the GIL released.
-use crate::errors::{decode_error, extra_data, from_encode, from_failure};
+use crate::errors::{
+    decode_error, decode_error_from_engine, extra_data, from_encode, from_failure,
+};
 use crate::from_py::FromPy;
 use crate::options;
 use crate::to_py::ToPy;
@@ -31,17 +33,24 @@ pub fn loads(
     allow_objects: bool,
     exact: bool,
 ) -> PyResult<PyObject> {
-    let format = options::format(dialect, version, framing, allow_objects)?;
-    let run = || -> Result<(Variant, usize), (String, usize)> {
+    let mut format = options::format(dialect, version, framing, allow_objects)?;
+    // Exactly: a leading BOM stays in its string, so it is written back.
+    format.decode.keep_leading_bom = exact;
+    type Failed = (String, usize, Option<&'static str>);
+    let run = || -> Result<(Variant, usize), Failed> {
         if format.framing == Framing::Bare {
             return gdvariant::decode(data, format.dialect, &format.decode)
-                .map_err(|e| (e.to_string(), e.offset()));
+                .map_err(|e| (e.to_string(), e.offset(), Some(e.engine_error())));
         }
         let mut it = frames(data, &format);
         match it.next() {
             Some(Ok(v)) => Ok((v, it.offset())),
-            Some(Err(e)) => Err((e.to_string(), e.offset())),
-            None => Err(("no value in empty input".into(), 0)),
+            Some(Err(e)) => Err((e.to_string(), e.offset(), None)),
+            None => Err((
+                "no value in empty input".into(),
+                0,
+                Some("ERR_INVALID_DATA"),
+            )),
         }
     };
     let result = if data.len() >= RELEASE_GIL_FROM {
@@ -49,7 +58,8 @@ pub fn loads(
     } else {
         run()
     };
-    let (value, used) = result.map_err(|(m, at)| decode_error(py, m, Some(at)))?;
+    let (value, used) =
+        result.map_err(|(m, at, engine)| decode_error_from_engine(py, m, Some(at), engine))?;
     let obj = ToPy::new(py, exact)?.value(&value)?;
     if used < data.len() {
         return Err(extra_data(py, obj, &data[used..]));
@@ -121,4 +131,29 @@ pub fn from_json(py: Python<'_>, text: &str, exact: bool) -> PyResult<PyObject> 
     let value =
         gdvariant::json::from_json_str(text).map_err(|e| decode_error(py, e.to_string(), None))?;
     ToPy::new(py, exact)?.value(&value)
+}
+
+/// The library's JSON form of the value in `data`, straight from the bytes (no Python values
+/// in between): what the tests compare `to_json(loads(data))` with. `None` if it fails.
+#[pyfunction]
+#[pyo3(signature = (data, *, dialect="godot4", version=None, allow_objects=false, keep_leading_bom=false))]
+pub fn json_of_bytes(
+    data: &[u8],
+    dialect: &str,
+    version: Option<&str>,
+    allow_objects: bool,
+    keep_leading_bom: bool,
+) -> PyResult<Option<String>> {
+    let mut format = options::format(dialect, version, "none", allow_objects)?;
+    format.decode.keep_leading_bom = keep_leading_bom;
+    let mut buf = Vec::new();
+    // The fast writer vouches only for what it handles alone; the rest goes through a Variant.
+    if gdvariant::json::append_json_of_bytes(&mut buf, data, format.dialect, &format.decode)
+        .is_some()
+    {
+        return Ok(Some(String::from_utf8_lossy(&buf).into_owned()));
+    }
+    Ok(gdvariant::decode(data, format.dialect, &format.decode)
+        .ok()
+        .map(|(v, _)| gdvariant::json::to_json_string(&v)))
 }

@@ -6,11 +6,18 @@ use pyo3::prelude::*;
 
 /// A `DecodeError` with the message and the offset of the bad field.
 pub fn decode_error(py: Python<'_>, message: String, offset: Option<usize>) -> PyErr {
-    match classes(py).and_then(|c| {
-        c.decode_error
-            .bind(py)
-            .call1((message, offset, None::<String>))
-    }) {
+    decode_error_from_engine(py, message, offset, None)
+}
+
+/// A `DecodeError` that also names the error the engine's decoder returns (`ERR_FILE_EOF`).
+pub fn decode_error_from_engine(
+    py: Python<'_>,
+    message: String,
+    offset: Option<usize>,
+    engine_error: Option<&str>,
+) -> PyErr {
+    let args = (message, offset, None::<String>, engine_error);
+    match classes(py).and_then(|c| c.decode_error.bind(py).call1(args)) {
         Ok(e) => PyErr::from_value(e),
         Err(e) => e,
     }

@@ -77,9 +77,7 @@ impl<'py> FromPy<'py> {
             return Ok(Variant::Nil);
         }
         if obj.is_exact_instance_of::<PyString>() {
-            return Ok(Variant::String(GString::from(
-                &*obj.downcast::<PyString>()?.to_cow()?,
-            )));
+            return Ok(Variant::String(gstring(obj)?));
         }
         if obj.is_exact_instance_of::<PyInt>() {
             return int(obj).map(Variant::Int);
@@ -100,8 +98,7 @@ impl<'py> FromPy<'py> {
             return self.math(obj, kind);
         }
         if obj.is_instance(c.string_name.bind(py))? {
-            let s = obj.downcast::<PyString>()?.to_cow()?;
-            return Ok(Variant::StringName(StringName(GString::from(&*s))));
+            return Ok(Variant::StringName(StringName(gstring(obj)?)));
         }
         if obj.is_instance(c.node_path.bind(py))? {
             let s = obj.downcast::<PyString>()?.to_cow()?;
@@ -127,11 +124,7 @@ impl<'py> FromPy<'py> {
         if obj.is_instance(c.packed_string_array.bind(py))? {
             let mut v = Vec::new();
             for (i, s) in obj.try_iter()?.enumerate() {
-                let s = s?;
-                let s = s.downcast::<PyString>().map_err(|_| {
-                    Failure::new("a PackedStringArray holds str only").at(format!("[{i}]"))
-                })?;
-                v.push(GString::from(&*s.to_cow()?));
+                v.push(gstring(&s?).map_err(|f| f.at(format!("[{i}]")))?);
             }
             return Ok(Variant::PackedStringArray(v));
         }
@@ -152,9 +145,7 @@ impl<'py> FromPy<'py> {
         }
         // Subclasses of the plain types, after the package's own subclasses of them.
         if obj.is_instance_of::<PyString>() {
-            return Ok(Variant::String(GString::from(
-                &*obj.downcast::<PyString>()?.to_cow()?,
-            )));
+            return Ok(Variant::String(gstring(obj)?));
         }
         if obj.is_instance_of::<PyInt>() {
             return int(obj).map(Variant::Int);
@@ -306,6 +297,23 @@ fn numpy(obj: &Bound<'_, PyAny>) -> Result<Variant> {
     };
     let bytes: Vec<u8> = obj.call_method0("tobytes")?.extract()?;
     packed(kind, &bytes)
+}
+
+/// An engine string of a `str`, lone surrogates kept (Godot 3 strings may hold them).
+fn gstring(obj: &Bound<'_, PyAny>) -> Result<GString> {
+    let s = obj
+        .downcast::<PyString>()
+        .map_err(|_| Failure::new("expected a str"))?;
+    if let Ok(text) = s.to_cow() {
+        return Ok(GString::from(text));
+    }
+    let utf32: Vec<u8> = s
+        .call_method1("encode", ("utf-32-le", "surrogatepass"))?
+        .extract()?;
+    let points = utf32
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+    GString::from_code_points(points).ok_or_else(|| Failure::new("not a string of code points"))
 }
 
 /// An int that fits Godot's 64 bits.

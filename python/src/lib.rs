@@ -67,5 +67,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tools::convert, m)?)?;
     m.add_function(wrap_pyfunction!(stream::next_value, m)?)?;
     m.add_function(wrap_pyfunction!(math_table, m)?)?;
+    m.add_function(wrap_pyfunction!(api::json_of_bytes, m)?)?;
     Ok(())
 }

@@ -25,7 +25,8 @@ pub fn next_value(
     max_frame: usize,
     r#final: bool,
 ) -> PyResult<Option<(PyObject, usize)>> {
-    let format = options::format(dialect, version, framing, allow_objects)?;
+    let mut format = options::format(dialect, version, framing, allow_objects)?;
+    format.decode.keep_leading_bom = exact;
     let buf = buf.get(start..).unwrap_or_default();
     let err = |m: String, at: usize| decode_error(py, m, Some(offset + at));
     let len = match available(buf, &format, max_frame) {

@@ -2,7 +2,7 @@
 //! not; `exact` keeps what plain Python would merge (StringName, typed containers).
 use crate::classes::{classes, Classes};
 use gdvariant::math::{FixedValue, PackedValue, Scalar};
-use gdvariant::{Dictionary, ElementType, Kind, Object, Variant};
+use gdvariant::{Dictionary, ElementType, GString, Kind, Object, Variant};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
@@ -38,11 +38,14 @@ impl<'py> ToPy<'py> {
             Variant::Bool(b) => b.into_py_any(py)?,
             Variant::Int(i) => i.into_py_any(py)?,
             Variant::Float(f) => PyFloat::new(py, *f).into_any().unbind(),
-            Variant::String(s) => PyString::new(py, s).into_any().unbind(),
-            Variant::StringName(s) if self.exact => {
-                self.classes.string_name.bind(py).call1((&*s.0,))?.unbind()
-            }
-            Variant::StringName(s) => PyString::new(py, &s.0).into_any().unbind(),
+            Variant::String(s) => py_str(py, s)?.unbind(),
+            Variant::StringName(s) if self.exact => self
+                .classes
+                .string_name
+                .bind(py)
+                .call1((py_str(py, &s.0)?,))?
+                .unbind(),
+            Variant::StringName(s) => py_str(py, &s.0)?.unbind(),
             Variant::NodePath(p) => self
                 .classes
                 .node_path
@@ -88,7 +91,10 @@ impl<'py> ToPy<'py> {
                 self.packed(Kind::PackedFloat64Array, 'd', bytes_of(x))?
             }
             Variant::PackedStringArray(x) => {
-                let list = PyList::new(py, x.iter().map(|s| PyString::new(py, s)))?;
+                let list = PyList::empty(py);
+                for s in x {
+                    list.append(py_str(py, s)?)?;
+                }
                 self.classes
                     .packed_string_array
                     .bind(py)
@@ -217,6 +223,20 @@ impl<'py> ToPy<'py> {
             .call1((pairs, kt, vt))?
             .unbind())
     }
+}
+
+/// A Python `str` of an engine string: Godot 3 keeps lone surrogates, which a `str` can hold
+/// too (code points past U+10FFFF, which it cannot, become U+FFFD).
+pub fn py_str<'py>(py: Python<'py>, s: &GString) -> PyResult<Bound<'py, PyAny>> {
+    if s.is_unicode() {
+        return Ok(PyString::new(py, s.as_str()).into_any());
+    }
+    let utf32: Vec<u8> = s
+        .code_points()
+        .map(|c| if c > 0x10FFFF { 0xFFFD } else { c })
+        .flat_map(u32::to_le_bytes)
+        .collect();
+    PyBytes::new(py, &utf32).call_method1("decode", ("utf-32-le", "surrogatepass"))
 }
 
 /// `PyBUF_READ` of CPython's `object.h` (a read-only memoryview), stable since 3.3.
