@@ -43,7 +43,7 @@ class MathValue(Tuple[Any, ...]):
         return hash((type(self).__name__, tuple(self)))
 
     def __repr__(self) -> str:
-        return _native.to_text(self)
+        return _native.to_text(self, exact=True)
 
     def __str__(self) -> str:
         return _native.to_text(self)

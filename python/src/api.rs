@@ -96,14 +96,26 @@ pub fn dumps<'py>(
     Ok(PyBytes::new(py, &out))
 }
 
-/// The engine's text form of `obj` (what `var_to_str` prints), for `dialect`.
+/// The engine's text form of `obj` (what `var_to_str` prints), for `dialect`. The engine
+/// prints reals of math types with 6 significant digits; `exact=True` prints every real so
+/// that it reads back to the same value.
 #[pyfunction]
-#[pyo3(signature = (obj, *, dialect="godot4"))]
-pub fn to_text(py: Python<'_>, obj: &Bound<'_, PyAny>, dialect: &str) -> PyResult<String> {
+#[pyo3(signature = (obj, *, dialect="godot4", exact=false))]
+pub fn to_text(
+    py: Python<'_>,
+    obj: &Bound<'_, PyAny>,
+    dialect: &str,
+    exact: bool,
+) -> PyResult<String> {
     let value = FromPy::new(py)?
         .value(obj)
         .map_err(|f| from_failure(py, f))?;
-    Ok(gdvariant::to_text(&value, options::dialect(dialect)?))
+    let dialect = options::dialect(dialect)?;
+    Ok(if exact {
+        gdvariant::to_text_exact(&value, dialect)
+    } else {
+        gdvariant::to_text(&value, dialect)
+    })
 }
 
 /// Reads the engine's text form (`str_to_var`), for `dialect`; raises `DecodeError`.
