@@ -14,7 +14,6 @@ from typing import IO, Any, Optional
 from . import _math
 from ._errors import ConversionLost, DecodeError, EncodeError, ExtraData
 from ._math import *  # noqa: F401,F403  (Vector2, Transform3D, Color, Packed*Array, …)
-from ._math import MathValue, PackedArray, PackedStringArray
 from ._native import convert, dumps, explain, from_json, from_text, guess, loads, to_json, to_text
 from ._stream import Unpacker
 from ._values import RID, Callable, Dictionary, NodePath, Object, Signal, StringName, TypedArray
@@ -60,9 +59,29 @@ def dump(
 
 
 __all__ = [
-    "loads", "dumps", "load", "dump", "Unpacker",
-    "to_text", "from_text", "to_json", "from_json", "explain", "guess", "convert",
-    "DecodeError", "ExtraData", "EncodeError", "ConversionLost",
-    "StringName", "NodePath", "TypedArray", "Dictionary", "Object", "RID", "Callable", "Signal",
-    "MathValue", "PackedArray", "PackedStringArray",
-] + sorted(c.__name__ for c in _math.CLASSES_BY_KIND.values())
+    "loads",
+    "dumps",
+    "load",
+    "dump",
+    "Unpacker",
+    "to_text",
+    "from_text",
+    "to_json",
+    "from_json",
+    "explain",
+    "guess",
+    "convert",
+    "DecodeError",
+    "ExtraData",
+    "EncodeError",
+    "ConversionLost",
+    "StringName",
+    "NodePath",
+    "TypedArray",
+    "Dictionary",
+    "Object",
+    "RID",
+    "Callable",
+    "Signal",
+]
+__all__.extend(_math.__all__)

@@ -158,6 +158,10 @@ def _build() -> None:
         cls.__module__ = "gdvariant"
         CLASSES_BY_KIND[kind] = cls
     globals().update({c.__name__: c for c in CLASSES_BY_KIND.values()})
+    __all__.extend(sorted(c.__name__ for c in CLASSES_BY_KIND.values()))
+
+
+__all__ = ["MathValue", "PackedArray", "PackedStringArray"]
 
 
 _build()

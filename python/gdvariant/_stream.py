@@ -3,7 +3,7 @@ files, ``StreamPeer`` traffic), as msgpack's ``Unpacker`` does."""
 
 from __future__ import annotations
 
-from typing import IO, Any, Iterator, Optional
+from typing import IO, Any, Dict, Iterator, Optional
 
 from . import _native
 
@@ -34,7 +34,7 @@ class Unpacker:
         self._buf = b""
         self._pos = 0  # start of the unread bytes in _buf
         self._offset = 0
-        self._opts = dict(
+        self._opts: Dict[str, Any] = dict(
             dialect=dialect,
             version=version,
             framing=framing,
