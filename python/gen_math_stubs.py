@@ -71,7 +71,7 @@ def render() -> str:
         if element is None:
             continue
         out.append(f"\nclass {name}(PackedArray):")
-        out.append(f"    def elements(self) -> List[{names[element]}]: ...  # type: ignore[override]")
+        out.append(f"    def elements(self) -> List[{names[element]}]: ...")
     for kind in ("PackedInt32Array", "PackedInt64Array", "PackedFloat32Array", "PackedFloat64Array"):
         out.append(f"\nclass {kind}(PackedArray): ...")
     every = sorted(names.values()) + [k for k in ("PackedInt32Array", "PackedInt64Array", "PackedFloat32Array", "PackedFloat64Array")]

@@ -190,25 +190,25 @@ class Color(MathValue):
     def a(self) -> float: ...
 
 class PackedVector2Array(PackedArray):
-    def elements(self) -> List[Vector2]: ...  # type: ignore[override]
+    def elements(self) -> List[Vector2]: ...
 
 class PackedVector2iArray(PackedArray):
-    def elements(self) -> List[Vector2i]: ...  # type: ignore[override]
+    def elements(self) -> List[Vector2i]: ...
 
 class PackedVector3Array(PackedArray):
-    def elements(self) -> List[Vector3]: ...  # type: ignore[override]
+    def elements(self) -> List[Vector3]: ...
 
 class PackedVector3iArray(PackedArray):
-    def elements(self) -> List[Vector3i]: ...  # type: ignore[override]
+    def elements(self) -> List[Vector3i]: ...
 
 class PackedColorArray(PackedArray):
-    def elements(self) -> List[Color]: ...  # type: ignore[override]
+    def elements(self) -> List[Color]: ...
 
 class PackedVector4Array(PackedArray):
-    def elements(self) -> List[Vector4]: ...  # type: ignore[override]
+    def elements(self) -> List[Vector4]: ...
 
 class PackedVector4iArray(PackedArray):
-    def elements(self) -> List[Vector4i]: ...  # type: ignore[override]
+    def elements(self) -> List[Vector4i]: ...
 
 class PackedInt32Array(PackedArray): ...
 

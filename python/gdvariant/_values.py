@@ -43,7 +43,7 @@ class TypedArray(List[Any]):
             return self.element_type == other.element_type and list.__eq__(self, other)
         return NotImplemented if not isinstance(other, list) else False
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
 
 class Dictionary:
