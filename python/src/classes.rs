@@ -21,8 +21,6 @@ pub struct Classes {
     pub extra_data: Py<PyType>,
     pub decode_error: Py<PyType>,
     pub encode_error: Py<PyType>,
-    /// `tuple.__new__`: the math classes are tuples, built without their Python `__new__`.
-    pub tuple_new: PyObject,
     /// `array.array.__new__`: the packed classes are arrays.
     pub array_new: PyObject,
     /// Math and packed classes by kind.
@@ -69,11 +67,6 @@ fn load(py: Python<'_>) -> PyResult<Classes> {
         extra_data: class(&errors, "ExtraData")?,
         decode_error: class(&errors, "DecodeError")?,
         encode_error: class(&errors, "EncodeError")?,
-        tuple_new: py
-            .import("builtins")?
-            .getattr("tuple")?
-            .getattr("__new__")?
-            .unbind(),
         array_new: py
             .import("array")?
             .getattr("array")?

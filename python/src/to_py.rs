@@ -4,15 +4,24 @@ use crate::classes::{classes, Classes};
 use gdvariant::math::{FixedValue, PackedValue, Scalar};
 use gdvariant::{Dictionary, ElementType, GString, Kind, Object, Variant};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyFloat, PyList, PyString};
 use pyo3::IntoPyObjectExt;
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
 
 /// What a conversion needs: the interpreter, the classes and the mode.
 pub struct ToPy<'py> {
     py: Python<'py>,
     classes: &'py Classes,
     exact: bool,
+    /// Short dictionary keys already made: a save repeats the same few keys in every
+    /// record, and one shared `str` each beats a new one per record.
+    keys: RefCell<FxHashMap<String, Py<PyAny>>>,
 }
+
+/// Keys up to this many bytes are shared; at most `KEYS_SHARED` of them.
+const KEY_SHARED_LEN: usize = 32;
+const KEYS_SHARED: usize = 4096;
 
 impl<'py> ToPy<'py> {
     /// A converter; `exact` keeps StringName and the types of typed containers.
@@ -21,6 +30,7 @@ impl<'py> ToPy<'py> {
             py,
             classes: classes(py)?,
             exact,
+            keys: RefCell::new(FxHashMap::default()),
         })
     }
 
@@ -110,6 +120,25 @@ impl<'py> ToPy<'py> {
         })
     }
 
+    /// A dictionary key: short strings are made once per call.
+    fn key(&self, k: &Variant) -> PyResult<PyObject> {
+        let Variant::String(s) = k else {
+            return self.value(k);
+        };
+        if s.len() > KEY_SHARED_LEN || !s.is_unicode() {
+            return self.value(k);
+        }
+        let mut keys = self.keys.borrow_mut();
+        if let Some(o) = keys.get(s.as_str()) {
+            return Ok(o.clone_ref(self.py));
+        }
+        let o = PyString::new(self.py, s.as_str()).into_any().unbind();
+        if keys.len() < KEYS_SHARED {
+            keys.insert(s.as_str().to_string(), o.clone_ref(self.py));
+        }
+        Ok(o)
+    }
+
     /// A math value: its class (a tuple) built from its components.
     fn fixed(&self, x: &dyn FixedValue) -> PyResult<PyObject> {
         let py = self.py;
@@ -123,9 +152,19 @@ impl<'py> ToPy<'py> {
             });
             i += 1;
         });
-        let tuple = PyTuple::new(py, items)?;
-        let cls = &self.classes.by_kind[&x.kind()];
-        self.classes.tuple_new.call1(py, (cls, tuple))
+        let cls = self.classes.by_kind[&x.kind()].bind(py);
+        // The class is a tuple with no fields of its own: allocate it and fill its items,
+        // as `tuple.__new__` would, without a Python call per value.
+        unsafe {
+            let obj = pyo3::ffi::PyType_GenericAlloc(cls.as_type_ptr(), items.len() as isize);
+            let obj = Bound::from_owned_ptr_or_err(py, obj)?;
+            for (i, item) in items.into_iter().enumerate() {
+                if pyo3::ffi::PyTuple_SetItem(obj.as_ptr(), i as isize, item.into_ptr()) != 0 {
+                    return Err(PyErr::fetch(py));
+                }
+            }
+            Ok(obj.unbind())
+        }
     }
 
     /// A packed array of math values: an `array.array` of every component, in order.
@@ -194,7 +233,7 @@ impl<'py> ToPy<'py> {
             let dict = PyDict::new(py);
             let mut fits = true;
             for (n, (k, v)) in d.iter().enumerate() {
-                let key = self.value(k)?;
+                let key = self.key(k)?;
                 // Unhashable (a list), or equal to an earlier key in Python (1, 1.0, True).
                 if dict.set_item(&key, self.value(v)?).is_err() || dict.len() != n + 1 {
                     fits = false;
