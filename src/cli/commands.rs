@@ -51,7 +51,7 @@ pub struct DecodeArgs {
     #[arg(long)]
     allow_objects: bool,
     /// Refuse what the engine of this dialect and version refuses, and give typed containers
-    /// the engine's value (for bytes from strangers; see the README's Engine rules)
+    /// the engine's value (for bytes from strangers; see docs/engine-rules.md)
     #[arg(long)]
     engine_strict: bool,
     /// Decode only the first value and ignore the bytes after it, as bytes_to_var does
@@ -117,7 +117,7 @@ pub struct ExplainArgs {
     #[arg(long)]
     allow_objects: bool,
     /// Refuse what the engine of this dialect and version refuses, and give typed containers
-    /// the engine's value (for bytes from strangers; see the README's Engine rules)
+    /// the engine's value (for bytes from strangers; see docs/engine-rules.md)
     #[arg(long)]
     engine_strict: bool,
     /// List every element of every array (default: the first 16 of each)
@@ -154,7 +154,7 @@ pub struct ConvertArgs {
     #[arg(long)]
     allow_objects: bool,
     /// Refuse what the engine of this dialect and version refuses, and give typed containers
-    /// the engine's value (for bytes from strangers; see the README's Engine rules)
+    /// the engine's value (for bytes from strangers; see docs/engine-rules.md)
     #[arg(long)]
     engine_strict: bool,
     /// Write math types as a Godot 4 `precision=double` build does
@@ -414,7 +414,7 @@ fn decode_file(
     } else {
         // Frames are read here, their payloads a batch at a time, and printed on `threads`
         // threads; the text comes back here in order. No value crosses threads (each is
-        // made and freed where it is printed), only bytes: on the README's savegame, two
+        // made and freed where it is printed), only bytes: on the benchmarks' savegame, two
         // threads print it in about half the time of one.
         let (mut framing_error, mut ended) = (None, false);
         let mut output_error = None;
@@ -484,7 +484,7 @@ fn print(format: OutFormat, frame: &Frame, d: Dialect, buf: &mut Vec<u8>) {
 }
 
 /// Writes a payload's JSON straight from its bytes, where the decoder's scan vouches for them
-/// (no value built and freed: on the README's savegame 40.9 M -> 31.8 M instructions per
+/// (no value built and freed: on the benchmarks' savegame 40.9 M -> 31.8 M instructions per
 /// MB); `false`, with nothing written, for any other payload, which is then decoded and
 /// printed, errors included (tests/json_of_bytes.rs holds the two ways together).
 fn print_json_of_bytes(buf: &mut Vec<u8>, payload: &[u8], format: &Format) -> bool {
