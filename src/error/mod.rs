@@ -3,8 +3,11 @@
 /// The error of the serde route (`gdvariant::serde::Error`): here, below both the serde
 /// module and the typed calls, which each name it.
 #[cfg(feature = "serde")]
+mod path;
 mod serde;
 #[cfg(feature = "serde")]
+pub(crate) use self::path::path_text;
+pub use self::path::PathSegment;
 pub use self::serde::Error as SerdeError;
 
 use crate::dialect::Dialect;
