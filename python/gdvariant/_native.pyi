@@ -1,6 +1,6 @@
 """Stubs of the extension module (python/src/): the library's calls for Python."""
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 __all__ = [
     "convert",
@@ -17,10 +17,11 @@ __all__ = [
     "to_text",
 ]
 
+_BytesLike = Union[bytes, bytearray, memoryview]
 _Line = Tuple[int, int, int, str, str, str]
 
 def loads(
-    data: bytes,
+    data: _BytesLike,
     *,
     dialect: str = "godot4",
     version: Optional[str] = None,
@@ -43,7 +44,7 @@ def from_text(text: str, *, dialect: str = "godot4", exact: bool = False) -> Any
 def to_json(obj: Any) -> str: ...
 def from_json(text: str, *, exact: bool = False) -> Any: ...
 def explain(
-    data: bytes,
+    data: _BytesLike,
     *,
     dialect: str = "godot4",
     version: Optional[str] = None,
@@ -51,9 +52,9 @@ def explain(
     allow_objects: bool = False,
     all: bool = False,
 ) -> List[_Line]: ...
-def guess(data: bytes) -> Dict[str, Any]: ...
+def guess(data: _BytesLike) -> Dict[str, Any]: ...
 def convert(
-    data: bytes,
+    data: _BytesLike,
     src: str,
     dst: str,
     *,

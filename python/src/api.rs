@@ -11,6 +11,27 @@ use gdvariant::Variant;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+/// Any bytes-like input (`bytes`, `bytearray`, `memoryview`, an `array`, a numpy array):
+/// `bytes` is read where it is, anything else copied into one first.
+pub struct BytesLike<'py>(Bound<'py, PyBytes>);
+
+impl<'py> FromPyObject<'py> for BytesLike<'py> {
+    fn extract_bound(obj: &Bound<'py, PyAny>) -> PyResult<Self> {
+        if let Ok(b) = obj.downcast::<PyBytes>() {
+            return Ok(BytesLike(b.clone()));
+        }
+        let bytes = obj.py().get_type::<PyBytes>().call1((obj,))?;
+        Ok(BytesLike(bytes.downcast_into::<PyBytes>()?))
+    }
+}
+
+impl BytesLike<'_> {
+    /// The bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        self.0.as_bytes()
+    }
+}
+
 /// Inputs below this decode with the GIL held: releasing it costs more than they take.
 const RELEASE_GIL_FROM: usize = 64 * 1024;
 
@@ -26,13 +47,14 @@ const RELEASE_GIL_FROM: usize = 64 * 1024;
 #[pyo3(signature = (data, *, dialect="godot4", version=None, framing="none", allow_objects=false, exact=false))]
 pub fn loads(
     py: Python<'_>,
-    data: &[u8],
+    data: BytesLike<'_>,
     dialect: &str,
     version: Option<&str>,
     framing: &str,
     allow_objects: bool,
     exact: bool,
 ) -> PyResult<PyObject> {
+    let data = data.as_bytes();
     let mut format = options::format(dialect, version, framing, allow_objects)?;
     // Exactly: a leading BOM stays in its string, so it is written back.
     format.decode.keep_leading_bom = exact;

@@ -31,10 +31,7 @@ pub fn next_value(
     let err = |m: String, at: usize| decode_error(py, m, Some(offset + at));
     let len = match available(buf, &format, max_frame) {
         Ok(Availability::Complete { len }) => len,
-        Ok(Availability::NeedMore { needed }) if !r#final => {
-            let _ = needed;
-            return Ok(None);
-        }
+        Ok(Availability::NeedMore { .. }) if !r#final => return Ok(None),
         Ok(Availability::NeedMore { .. }) if buf.is_empty() => return Ok(None),
         Ok(Availability::NeedMore { needed }) => {
             if format.framing == gdvariant::framing::Framing::Bare {

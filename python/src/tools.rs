@@ -1,6 +1,7 @@
 //! `explain`, `guess` and `convert`: the library's tools, their results as Python tuples and
 //! dicts. Containers (`project.binary`, `.gdc`) and resource files will join here as the
 //! library gains them.
+use crate::api::BytesLike;
 use crate::errors::decode_error;
 use crate::options;
 use gdvariant::explain::{explain as explain_bytes, ExplainOptions};
@@ -19,13 +20,14 @@ type Line = (usize, usize, usize, String, String, String);
 #[pyfunction]
 #[pyo3(signature = (data, *, dialect="godot4", version=None, framing="none", allow_objects=false, all=false))]
 pub fn explain(
-    data: &[u8],
+    data: BytesLike<'_>,
     dialect: &str,
     version: Option<&str>,
     framing: &str,
     allow_objects: bool,
     all: bool,
 ) -> PyResult<Vec<Line>> {
+    let data = data.as_bytes();
     let format = options::format(dialect, version, framing, allow_objects)?;
     let mut opts = ExplainOptions::new(format.dialect);
     opts.decode.version = format.decode.version;
@@ -58,7 +60,8 @@ pub fn explain(
 /// (`("3.0", "3.6")`), `framing`, `values`, `complete`, `error`, and `ties` (the readings
 /// that fit as well, in the same form).
 #[pyfunction]
-pub fn guess<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>> {
+pub fn guess<'py>(py: Python<'py>, data: BytesLike<'_>) -> PyResult<Bound<'py, PyDict>> {
+    let data = data.as_bytes();
     let g = py.allow_threads(|| guess_bytes(data, None));
     let out = candidate(py, &g.best, g.total)?;
     out.set_item(
@@ -105,7 +108,7 @@ fn candidate<'py>(py: Python<'py>, c: &Candidate, total: usize) -> PyResult<Boun
 #[allow(clippy::too_many_arguments)]
 pub fn convert<'py>(
     py: Python<'py>,
-    data: &[u8],
+    data: BytesLike<'_>,
     src: &str,
     dst: &str,
     src_version: Option<&str>,
@@ -114,6 +117,7 @@ pub fn convert<'py>(
     allow_objects: bool,
     lossy: bool,
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyDict>)> {
+    let data = data.as_bytes();
     let from = options::format(src, src_version, framing, allow_objects)?;
     let to = options::format(dst, dst_version, framing, allow_objects)?;
     let (ft, tt) = (
@@ -122,16 +126,13 @@ pub fn convert<'py>(
     );
     let mut report = Report::default();
     let mut out = Vec::new();
-    let mut pos = 0;
     let mut values = gdvariant::framing::frames(data, &from);
     for v in values.by_ref() {
         let mut v = v.map_err(|e| decode_error(py, e.to_string(), Some(e.offset())))?;
         report.merge(migrate_in_place(&mut v, ft, tt));
         gdvariant::framing::frame_into(&mut out, &v, &to)
             .map_err(|e| crate::errors::from_encode(py, &e))?;
-        pos += 1;
     }
-    let _ = pos;
     let rep = report_dict(py, &report)?;
     if !report.is_exact() && !lossy {
         let cls = py.import("gdvariant._errors")?.getattr("ConversionLost")?;

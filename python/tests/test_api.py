@@ -65,6 +65,12 @@ def test_dictionaries_python_would_merge_keep_every_key() -> None:
     assert g.dumps(d) == (FIXTURES / "godot4" / "dict_mixed_keys.bin").read_bytes()
 
 
+def test_bytes_like_inputs() -> None:
+    b = g.dumps([1, "a"])
+    assert g.loads(bytearray(b)) == g.loads(memoryview(b)) == [1, "a"]
+    assert g.guess(bytearray(b))["complete"]
+
+
 def test_errors_name_offset_and_path() -> None:
     with pytest.raises(g.DecodeError) as d:
         g.loads(b"\x02\x00\x00")
