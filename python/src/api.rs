@@ -82,7 +82,7 @@ pub fn loads(
     };
     let (value, used) =
         result.map_err(|(m, at, engine)| decode_error_from_engine(py, m, Some(at), engine))?;
-    let obj = ToPy::new(py, exact)?.value(&value)?;
+    let obj = ToPy::sized(py, exact, data.len())?.value(&value)?;
     if data.len() >= RELEASE_GIL_FROM {
         // Freeing a big value costs as much as a tenth of decoding it: the caller has its
         // Python objects already, so another thread frees it meanwhile.

@@ -57,5 +57,5 @@ pub fn next_value(
             .map(|f| f.value)
             .map_err(|e| err(e.to_string(), e.offset()))?
     };
-    Ok(Some((ToPy::new(py, exact)?.value(&value)?, len)))
+    Ok(Some((ToPy::sized(py, exact, len)?.value(&value)?, len)))
 }

@@ -17,20 +17,30 @@ pub struct ToPy<'py> {
     /// Short dictionary keys already made: a save repeats the same few keys in every
     /// record, and one shared `str` each beats a new one per record.
     keys: RefCell<FxHashMap<String, Py<PyAny>>>,
+    /// Whether keys are shared: not for small inputs, where the table costs more than it saves.
+    share_keys: bool,
 }
 
 /// Keys up to this many bytes are shared; at most `KEYS_SHARED` of them.
 const KEY_SHARED_LEN: usize = 32;
 const KEYS_SHARED: usize = 4096;
+/// Inputs from this size on share their keys.
+const SHARE_KEYS_FROM: usize = 4096;
 
 impl<'py> ToPy<'py> {
     /// A converter; `exact` keeps StringName and the types of typed containers.
     pub fn new(py: Python<'py>, exact: bool) -> PyResult<ToPy<'py>> {
+        Self::sized(py, exact, usize::MAX)
+    }
+
+    /// A converter for a value decoded from `input_len` bytes.
+    pub fn sized(py: Python<'py>, exact: bool, input_len: usize) -> PyResult<ToPy<'py>> {
         Ok(ToPy {
             py,
             classes: classes(py)?,
             exact,
             keys: RefCell::new(FxHashMap::default()),
+            share_keys: input_len >= SHARE_KEYS_FROM,
         })
     }
 
@@ -125,7 +135,7 @@ impl<'py> ToPy<'py> {
         let Variant::String(s) = k else {
             return self.value(k);
         };
-        if s.len() > KEY_SHARED_LEN || !s.is_unicode() {
+        if !self.share_keys || s.len() > KEY_SHARED_LEN || !s.is_unicode() {
             return self.value(k);
         }
         let mut keys = self.keys.borrow_mut();
