@@ -78,6 +78,9 @@ pub mod convert;
 pub mod debugger;
 mod decode;
 mod dialect;
+#[cfg(feature = "editor")]
+#[cfg_attr(docsrs, doc(cfg(feature = "editor")))]
+pub mod editor;
 mod encode;
 mod error;
 pub mod explain;
