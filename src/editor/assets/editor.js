@@ -54,6 +54,8 @@ class VList {
     for (let i = 0; i < n; i++) html += this.renderRow(first + i);
     this.rows.style.transform = `translateY(${this.el.scrollTop}px)`;
     this.rows.innerHTML = html;
+    // Indents are set here: the page's policy forbids inline style attributes.
+    for (const r of this.rows.children) if (r.dataset.depth) r.style.paddingLeft = `${r.dataset.depth * 16 + 4}px`;
   }
 }
 
@@ -135,7 +137,7 @@ function treeRow(k) {
   const path = parent.path.concat(index);
   const info = childInfo(parent, index);
   const kid = parent.kids.get(index);
-  const pad = `style="padding-left:${depth * 16 + 4}px"`;
+  const pad = `data-depth="${depth}"`;
   const sel = S.sel && S.sel.path.join(',') === path.join(',') ? ' sel' : '';
   if (!info) return `<div class="row" ${pad}>…</div>`;
   const tog = info.count != null ? (kid && kid.expanded ? '▾' : '▸') : '';
