@@ -61,7 +61,7 @@ fn editor_in_a_browser_and_engines_read_its_saves() {
     // The edited saves, as the engines read them with `get_var`.
     let godot4 = ["GODOT4_4", "GODOT4_3"]
         .iter()
-        .find_map(|v| std::env::var_os(v))
+        .find_map(std::env::var_os)
         .map(PathBuf::from);
     match godot4 {
         Some(bin) => {
