@@ -51,8 +51,14 @@ pub(super) fn router(editor: Shared) -> Router {
         .route("/api/files/{i}/at", get(at))
         .route("/api/files/{i}/search", get(find))
         .route("/api/files/{i}/edit", post(edit))
-        .route("/api/files/{i}/undo", post(undo))
-        .route("/api/files/{i}/redo", post(redo))
+        .route(
+            "/api/files/{i}/undo",
+            post(|State(e): State<Shared>, Path(i): Path<usize>| step(e, i, true)),
+        )
+        .route(
+            "/api/files/{i}/redo",
+            post(|State(e): State<Shared>, Path(i): Path<usize>| step(e, i, false)),
+        )
         .route("/api/files/{i}/save", post(save))
         .route("/api/files/{i}/download", get(download))
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -178,6 +184,7 @@ fn summary(i: usize, doc: &Document) -> Value {
         "path": doc.path.display().to_string(),
         "size": doc.bytes().len(),
         "container": doc.container.name(),
+        "writable": doc.container.writable(),
         "reading": {"dialect": r.dialect.name(), "version": r.version.to_string(), "framing": r.framing.name()},
         "described": format!("{} {}, {}", r.dialect, r.version, r.framing),
         "confidence": doc.confidence.to_string(),
@@ -209,6 +216,7 @@ async fn files(State(editor): State<Shared>) -> Answer {
         Framing::Bare,
         Framing::STORE_VAR,
         Framing::StoreVar { big_endian: true },
+        Framing::PacketStream,
     ]
     .into_iter()
     .map(|f| json!({"name": f.name(), "label": f.to_string()}))
@@ -462,17 +470,10 @@ async fn edit(
     .await
 }
 
-async fn undo(State(editor): State<Shared>, Path(i): Path<usize>) -> Answer {
+/// Undo (`back`) or redo.
+async fn step(editor: Shared, i: usize, back: bool) -> Answer {
     with_file(editor, i, move |d| {
-        let frame = d.undo();
-        Ok(Json(json!({"frame": frame, "file": summary(i, d)})))
-    })
-    .await
-}
-
-async fn redo(State(editor): State<Shared>, Path(i): Path<usize>) -> Answer {
-    with_file(editor, i, move |d| {
-        let frame = d.redo();
+        let frame = if back { d.undo() } else { d.redo() };
         Ok(Json(json!({"frame": frame, "file": summary(i, d)})))
     })
     .await

@@ -99,7 +99,7 @@ impl Document {
         let raw = std::fs::read(path).map_err(|e| EditorError::Io(path.into(), e))?;
         let (container, bytes) = container::unwrap(raw)?;
         let sample = &bytes[..bytes.len().min(GUESS_SAMPLE)];
-        let g = guess_start(sample, bytes.len(), None);
+        let g = guess_start(sample, bytes.len(), container.framing());
         let reading = Reading {
             dialect: g.best.era.dialect,
             version: g.best.era.last,
@@ -234,6 +234,12 @@ impl Document {
     /// Replaces frame `i`'s value with `value`, if the engine can hold it: the encoder's
     /// error otherwise, and nothing changes.
     pub fn replace(&mut self, i: usize, value: &Variant) -> Result<(), EditorError> {
+        if !self.container.writable() {
+            let what = self.container.name();
+            return Err(EditorError::Refused(format!(
+                "{what}: nothing can be written"
+            )));
+        }
         let format = self.reading.format();
         let mut options = format.encode.clone();
         options.version = Some(self.reading.version);
@@ -275,20 +281,29 @@ impl Document {
 
     /// Undoes the last edit; the frame it changed, if any.
     pub fn undo(&mut self) -> Option<usize> {
-        let c = self.undo.pop()?;
-        self.apply(c.frame, &c.before);
-        let f = c.frame;
-        self.redo.push(c);
-        Some(f)
+        self.step(true)
     }
 
     /// Does again the last edit undone; the frame it changed, if any.
     pub fn redo(&mut self) -> Option<usize> {
-        let c = self.redo.pop()?;
-        self.apply(c.frame, &c.after);
-        let f = c.frame;
-        self.undo.push(c);
-        Some(f)
+        self.step(false)
+    }
+
+    /// One step back (undo) or forward (redo) through the history.
+    fn step(&mut self, back: bool) -> Option<usize> {
+        let c = if back {
+            self.undo.pop()?
+        } else {
+            self.redo.pop()?
+        };
+        self.apply(c.frame, if back { &c.before } else { &c.after });
+        let frame = c.frame;
+        if back {
+            self.redo.push(c);
+        } else {
+            self.undo.push(c);
+        }
+        Some(frame)
     }
 
     /// How many edits can be undone and redone.

@@ -4,6 +4,7 @@
 //! Positions rather than keys address nodes because every Dictionary key is then reachable
 //! (a Vector2 key has no pointer segment) and a million-element array is paged by index.
 
+use super::container::Container;
 use super::document::{Decoded, Document};
 use super::EditorError;
 use crate::generated::kinds::Kind;
@@ -61,7 +62,10 @@ pub fn children(
         let total = doc.frames().len();
         let mut out = Vec::new();
         for i in from..total.min(from.saturating_add(count)) {
-            let label = format!("frame {i}");
+            let label = match doc.container {
+                Container::DebuggerRecording => format!("message {i}"),
+                _ => format!("frame {i}"),
+            };
             out.push(match doc.frame(i) {
                 Ok(d) => info(
                     i,
@@ -173,10 +177,13 @@ fn info(
 ) -> NodeInfo {
     let count = container_len(v);
     let leaf = count.is_none() && !matches!(v, Variant::Object(_));
-    let mut summary = if count.is_some() {
-        String::new()
-    } else {
-        text::to_text(v, dialect)
+    let mut summary = match v {
+        // A container's first few items or keys: enough to tell messages or records apart
+        // without writing out a large value.
+        Variant::Array(a) => preview(a.items.iter(), dialect),
+        Variant::Dictionary(d) => preview(d.keys(), dialect),
+        _ if count.is_some() => String::new(),
+        _ => text::to_text(v, dialect),
     };
     if summary.chars().count() > SUMMARY_CHARS {
         summary = summary.chars().take(SUMMARY_CHARS).collect::<String>() + "…";
@@ -217,6 +224,17 @@ fn place(
 ) -> (Option<Range<usize>>, bool) {
     let wide = id.and_then(|id| d.spans.node(id)).is_some_and(|n| n.wide);
     (bytes, wide)
+}
+
+fn preview<'a>(items: impl Iterator<Item = &'a Variant>, dialect: Dialect) -> String {
+    let shown: Vec<String> = items
+        .take(3)
+        .map(|x| match container_len(x) {
+            Some(n) => format!("{}({n})", x.kind().name()),
+            None => text::to_text(x, dialect).chars().take(40).collect(),
+        })
+        .collect();
+    shown.join(", ")
 }
 
 fn element_name(e: &ElementType) -> String {

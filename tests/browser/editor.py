@@ -39,7 +39,10 @@ class Server:
         assert self.url.startswith("http://127.0.0.1:"), (self.url, self.proc.stderr.read())
         self.base, self.token = self.url.split("/?token=")
 
-    def stop(self):
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
         self.proc.terminate()
         self.proc.wait(10)
 
@@ -100,6 +103,11 @@ def edit_music(page, screenshot=None):
     page.locator("#editor button", has_text="apply").click()
     page.wait_for_function("() => document.querySelector('#message').textContent === 'edited'")
     page.wait_for_function("() => gdv.state.sel.info.summary === '0.25'")
+    # Undo and redo, from the buttons.
+    page.locator("#undo").click()
+    page.wait_for_function("() => gdv.state.sel.info.summary !== '0.25'")
+    page.locator("#redo").click()
+    page.wait_for_function("() => gdv.state.sel.info.summary === '0.25'")
     if screenshot:
         page.screenshot(path=screenshot)
     page.locator("#save").click()
@@ -126,6 +134,31 @@ def refusals(page, server, frame_of_chests):
     print("RESULT refused", page.locator("#message").inner_text())
     after = json.loads(http(f"{server.base}/api/files/0", server.token)[1])["undo"]
     assert after == before, (before, after)
+
+
+def reading_and_recording(browser):
+    """The reading changes at once; a debugger recording opens as a read-only timeline."""
+    rec = os.path.join(ROOT, "tests/fixtures/debugger/godot4.3-session.gdvdbg")
+    save = os.path.join(ROOT, "tests/fixtures/saves/godot4.3/savegame.sav")
+    with Server(rec, save) as server:
+        page = browser.new_page()
+        page.goto(server.url)
+        row(page, "message 0")
+        assert "read-only" in page.locator("#confidence").inner_text()
+        assert page.locator("#save").is_disabled()
+        row(page, "message 1").click()
+        page.wait_for_function("() => gdv.state.sel && gdv.state.sel.info.label === 'message 1'")
+        assert page.locator("#editor button").count() == 0
+        # The second file; read bare instead of store_var: one frame that does not decode.
+        page.locator("#files button").nth(1).click()
+        row(page, "frame 5")
+        page.select_option("#framing", "none")
+        page.wait_for_function("() => gdv.state.info.reading.framing === 'none'")
+        frames = page.evaluate("() => gdv.state.info.frames")
+        print(f"RESULT bare_reading_frames {frames}")
+        page.select_option("#framing", "store-var")
+        row(page, "frame 5")
+        page.close()
 
 
 def security(server):
@@ -155,16 +188,15 @@ def measure_big(browser, save):
         f.write(frames * (46_000_000 // len(frames)))
     page = browser.new_page()
     t0 = time.monotonic()
-    server = Server(big)
-    page.goto(server.url)
-    page.wait_for_function("() => window.gdvFirstDraw", timeout=30000)
-    page.wait_for_selector('.row[data-path="0"]')
-    total = time.monotonic() - t0
-    print(f"RESULT big_file_bytes {os.path.getsize(big)}")
-    print(f"RESULT big_open_seconds {total:.3f}")
-    assert total < 3.0, total
-    page.close()
-    server.stop()
+    with Server(big) as server:
+        page.goto(server.url)
+        page.wait_for_function("() => window.gdvFirstDraw", timeout=30000)
+        page.wait_for_selector('.row[data-path="0"]')
+        total = time.monotonic() - t0
+        print(f"RESULT big_file_bytes {os.path.getsize(big)}")
+        print(f"RESULT big_open_seconds {total:.3f}")
+        assert total < 3.0, total
+        page.close()
 
 
 def measure_scroll(browser):
@@ -174,7 +206,11 @@ def measure_scroll(browser):
     with open(src, "w") as f:
         json.dump({"type": "PackedInt32Array", "value": list(range(1_000_000))}, f)
     subprocess.run([BIN, "encode", "--dialect", "godot4", "--from", "json", "-o", out, src], check=True)
-    server = Server(out)
+    with Server(out) as server:
+        scroll(browser, server)
+
+
+def scroll(browser, server):
     page = browser.new_page(viewport={"width": 1200, "height": 800})
     t0 = time.monotonic()
     page.goto(server.url)
@@ -218,7 +254,6 @@ def measure_scroll(browser):
     assert stats["longestTask"] < 200, stats
     assert stats["jumpFilledMs"] < 2000, stats
     page.close()
-    server.stop()
 
 
 def main():
@@ -229,16 +264,16 @@ def main():
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         for path, name in ((g4, "godot4"), (g3, "godot3")):
-            server = Server(path)
-            page = browser.new_page(viewport={"width": 1100, "height": 620})
-            page.goto(server.url)
-            edit_music(page, os.environ.get("SCREENSHOT") if name == "godot4" else None)
-            refusals(page, server, 2)
-            security(server)
-            page.close()
-            server.stop()
+            with Server(path) as server:
+                page = browser.new_page(viewport={"width": 1100, "height": 620})
+                page.goto(server.url)
+                edit_music(page, os.environ.get("SCREENSHOT") if name == "godot4" else None)
+                refusals(page, server, 2)
+                security(server)
+                page.close()
             assert os.path.exists(path + ".bak")
             print(f"RESULT saved_{name} {path}")
+        reading_and_recording(browser)
         measure_big(browser, os.path.join(ROOT, "tests/fixtures/saves/godot4.3/savegame.sav"))
         measure_scroll(browser)
         browser.close()

@@ -142,7 +142,7 @@ function treeRow(k) {
   if (!info) return `<div class="row" ${pad}>…</div>`;
   const tog = info.count != null ? (kid && kid.expanded ? '▾' : '▸') : '';
   const tail = info.error ? `<span class="err">${esc(info.error)}</span>`
-    : info.count != null ? `<span class="count">${info.count} ${info.count === 1 ? 'child' : 'children'}</span>`
+    : info.count != null ? `<span class="count">${info.count} ${info.count === 1 ? 'child' : 'children'}</span> <span class="summary">${esc(info.summary)}</span>`
     : `<span class="summary">${esc(info.summary)}</span>`;
   return `<div class="row${sel}" data-path="${path.join(',')}" ${pad}><span class="tog">${tog}</span><span class="label">${esc(info.label)}</span>${badge(info)}${tail}</div>`;
 }
@@ -299,6 +299,7 @@ function textInput(ph) { const t = document.createElement('input'); t.type = 'te
 
 function buildEditor(node, path) {
   const ed = $('editor'); ed.innerHTML = ''; say('');
+  if (!S.info.writable) return;
   if (node.json && node.json.value !== undefined) {
     const ni = numberInfo(node);
     const form = inputs(node.json.value, node.kind, ni);
@@ -407,8 +408,8 @@ function showFile() {
   if (!versions.some((v) => v.version === f.reading.version)) versions.push({ version: f.reading.version, label: f.reading.version });
   options($('version'), versions, f.reading.version);
   options($('framing'), o.framings, f.reading.framing);
-  $('confidence').textContent = `${f.confidence}${f.error ? ' · stops at ' + f.error.offset + ': ' + f.error.message : ''}${f.dirty ? ' · edited' : ''}`;
-  $('undo').disabled = !f.undo; $('redo').disabled = !f.redo;
+  $('confidence').textContent = `${f.writable ? '' : f.container + ' · '}${f.confidence}${f.error ? ' · stops at ' + f.error.offset + ': ' + f.error.message : ''}${f.dirty ? ' · edited' : ''}`;
+  $('undo').disabled = !f.undo; $('redo').disabled = !f.redo; $('save').disabled = !f.writable;
   $('download').href = `/api/files/${S.file}/download?token=${TOKEN}`;
   document.querySelectorAll('#files button').forEach((b, i) => b.classList.toggle('on', i === S.file));
 }
