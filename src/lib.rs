@@ -151,6 +151,8 @@ mod guide_examples {
     struct DeriveAndSerde;
     #[doc = include_str!("../docs/dialects.md")]
     struct Dialects;
+    #[doc = include_str!("../docs/editor.md")]
+    struct Editor;
     #[doc = include_str!("../docs/engine-rules.md")]
     struct EngineRules;
     #[doc = include_str!("../docs/fuzzing.md")]
