@@ -3,6 +3,7 @@
 //! Each handler runs its work on a blocking thread under a time limit, holding only its
 //! file's lock, so a slow request neither stalls the server nor other files.
 
+use super::diff::diff;
 use super::document::{Document, Reading};
 use super::search::search;
 use super::tree::{self, Edit};
@@ -61,6 +62,7 @@ pub(super) fn router(editor: Shared) -> Router {
         )
         .route("/api/files/{i}/save", post(save))
         .route("/api/files/{i}/download", get(download))
+        .route("/api/diff", get(compare))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(middleware::from_fn_with_state(editor.clone(), guard))
         .with_state(editor)
@@ -157,11 +159,18 @@ async fn with_file<T: Send + 'static>(
             ),
         ));
     }
-    let task = tokio::task::spawn_blocking(move || {
+    blocking(move || {
         let mut doc = editor.files[i].lock().unwrap_or_else(|p| p.into_inner());
         work(&mut doc)
-    });
-    match tokio::time::timeout(TIME_LIMIT, task).await {
+    })
+    .await
+}
+
+/// Runs `work` on a blocking thread, within the time limit.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    match tokio::time::timeout(TIME_LIMIT, tokio::task::spawn_blocking(work)).await {
         Ok(Ok(r)) => r,
         Ok(Err(_)) => Err(ApiError(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -172,6 +181,36 @@ async fn with_file<T: Send + 'static>(
             "the request took too long".into(),
         )),
     }
+}
+
+#[derive(Deserialize)]
+struct DiffQuery {
+    a: usize,
+    b: usize,
+}
+
+/// Two files compared by path (`gdvariant edit a.sav b.sav`).
+async fn compare(State(editor): State<Shared>, Query(q): Query<DiffQuery>) -> Answer {
+    let n = editor.files.len();
+    if q.a >= n || q.b >= n || q.a == q.b {
+        return Err(bad(format!(
+            "a and b are two different files of 0 to {}",
+            n.saturating_sub(1)
+        )));
+    }
+    blocking(move || {
+        // Locked in index order, so two comparisons the other way round cannot deadlock.
+        let (lo, hi) = (q.a.min(q.b), q.a.max(q.b));
+        let lock = |i: usize| editor.files[i].lock().unwrap_or_else(|p| p.into_inner());
+        let (mut first, mut second) = (lock(lo), lock(hi));
+        let (a, b) = if q.a < q.b {
+            (&mut *first, &mut *second)
+        } else {
+            (&mut *second, &mut *first)
+        };
+        Ok(Json(serde_json::to_value(diff(a, b)?).unwrap_or_default()))
+    })
+    .await
 }
 
 /// A file's summary for the page.

@@ -13,6 +13,7 @@
 
 mod api;
 mod container;
+mod diff;
 mod document;
 mod search;
 mod tree;

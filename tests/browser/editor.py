@@ -161,6 +161,22 @@ def reading_and_recording(browser):
         page.close()
 
 
+def compare(browser, original, edited):
+    """Two files side by side: the one difference, by path; clicking it selects the value."""
+    with Server(original, edited) as server:
+        page = browser.new_page()
+        page.goto(server.url)
+        row(page, "frame 0")
+        page.select_option("#diff", "1")
+        page.wait_for_selector("#results div")
+        lines = page.locator("#results div").all_inner_texts()
+        print(f"RESULT diff {lines}")
+        assert lines == ["frame 1 /settings/audio/music 0.8 → 0.25"], lines
+        page.locator("#results div").first.click()
+        page.wait_for_function("() => gdv.state.sel && gdv.state.sel.info.label === '\"music\"'")
+        page.close()
+
+
 def security(server):
     base, token = server.base, server.token
     assert http(f"{base}/api/files")[0] == 403
@@ -273,6 +289,7 @@ def main():
                 page.close()
             assert os.path.exists(path + ".bak")
             print(f"RESULT saved_{name} {path}")
+        compare(browser, g4 + ".bak", g4)
         reading_and_recording(browser)
         measure_big(browser, os.path.join(ROOT, "tests/fixtures/saves/godot4.3/savegame.sav"))
         measure_scroll(browser)

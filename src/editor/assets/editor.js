@@ -395,6 +395,37 @@ async function runSearch(q, frame) {
 }
 $('search').addEventListener('keydown', (e) => { if (e.key === 'Enter' && e.target.value) runSearch(e.target.value).catch((err) => say(err.message, true)); if (e.key === 'Escape') $('results').hidden = true; });
 
+// ---- comparing two files ----
+async function runDiff(other) {
+  const a = S.file, box = $('results');
+  const r = await api('GET', `/api/diff?a=${a}&b=${other}`);
+  box.innerHTML = '';
+  for (const d of r.differences) {
+    const line = document.createElement('div');
+    const what = d.a && d.b ? `${d.before} → ${d.after}` : d.a ? `only here: ${d.before}` : `only in ${S.files[other].name}: ${d.after}`;
+    line.textContent = `${d.at}  ${what}`;
+    line.addEventListener('click', async () => {
+      box.hidden = true;
+      if (!d.a) openFile(other, await api('GET', `/api/files/${other}`));
+      await select(d.a || d.b);
+    });
+    box.appendChild(line);
+  }
+  if (r.truncated) box.appendChild(Object.assign(document.createElement('div'), { textContent: '(more differences not listed)' }));
+  if (!r.differences.length) box.textContent = 'no differences';
+  box.hidden = false;
+}
+$('diff').addEventListener('change', (e) => {
+  const chosen = e.target.value;
+  e.target.value = '';
+  if (chosen !== '') runDiff(+chosen).catch((err) => say(err.message, true));
+});
+function diffChoices() {
+  const others = S.files.map((f, i) => ({ name: String(i), label: `compare with ${f.name}` })).filter((o) => +o.name !== S.file);
+  options($('diff'), [{ name: '', label: 'compare with…' }, ...others], '');
+  $('diff').hidden = S.files.length < 2;
+}
+
 // ---- files and readings ----
 function options(sel, list, value) {
   sel.innerHTML = list.map((o) => `<option value="${esc(o.name || o.version)}">${esc(o.label)}</option>`).join('');
@@ -412,6 +443,7 @@ function showFile() {
   $('undo').disabled = !f.undo; $('redo').disabled = !f.redo; $('save').disabled = !f.writable;
   $('download').href = `/api/files/${S.file}/download?token=${TOKEN}`;
   document.querySelectorAll('#files button').forEach((b, i) => b.classList.toggle('on', i === S.file));
+  diffChoices();
 }
 async function reread() {
   const body = { dialect: $('dialect').value, version: $('version').value, framing: $('framing').value };
