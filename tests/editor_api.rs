@@ -192,6 +192,16 @@ fn values_the_target_cannot_hold_are_refused_and_nothing_changes() {
     );
     assert_eq!(status, 422, "{body}");
     assert!(body.contains("StringName"), "{body}");
+    // What fits goes in, and out again.
+    let append = format!(r#"{{"op":"insert","path":[0,{at}],"text":"13"}}"#);
+    let (status, body) = server.post("/api/files/0/edit", &append);
+    assert_eq!(status, 200, "{body}");
+    let (_, body) = server.get(&format!("/api/files/0/node?path=0,{at},4"));
+    assert!(body.contains("\"summary\":\"13\""), "{body}");
+    let remove = format!(r#"{{"op":"remove","path":[0,{at},4]}}"#);
+    assert_eq!(server.post("/api/files/0/edit", &remove).0, 200);
+    assert_eq!(server.post("/api/files/0/undo", "").0, 200);
+    assert_eq!(server.post("/api/files/0/undo", "").0, 200);
     for i in 0..2 {
         let (_, body) = server.get(&format!("/api/files/{i}"));
         assert!(

@@ -229,7 +229,7 @@ fn summary(i: usize, doc: &Document) -> Value {
         "confidence": doc.confidence.to_string(),
         "frames": doc.frames().len(),
         "error": doc.error.as_ref().map(|(at, m)| json!({"offset": at, "message": m})),
-        "dirty": doc.dirty,
+        "dirty": doc.dirty(),
         "undo": undo,
         "redo": redo,
     })

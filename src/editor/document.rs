@@ -89,8 +89,9 @@ pub struct Document {
     decoded: HashMap<usize, Arc<Decoded>>,
     undo: Vec<Change>,
     redo: Vec<Change>,
-    /// Whether there are edits not yet saved.
-    pub dirty: bool,
+    /// How many edits the undo history held when the bytes were last as on disk, if it
+    /// still leads there.
+    clean: Option<usize>,
 }
 
 impl Document {
@@ -117,7 +118,7 @@ impl Document {
             decoded: HashMap::new(),
             undo: Vec::new(),
             redo: Vec::new(),
-            dirty: false,
+            clean: Some(0),
         };
         doc.find_frames();
         Ok(doc)
@@ -126,6 +127,7 @@ impl Document {
     /// Reads the bytes another way; the edit history is dropped (its frames no longer exist).
     pub fn set_reading(&mut self, reading: Reading) {
         self.reading = reading;
+        self.clean = if self.dirty() { None } else { Some(0) };
         self.undo.clear();
         self.redo.clear();
         self.find_frames();
@@ -254,8 +256,13 @@ impl Document {
             before,
             after,
         });
+        if self.clean.is_some_and(|c| c >= self.undo.len()) {
+            // The state on disk was in the redo history, which this edit drops.
+            self.clean = None;
+        }
         if self.undo.len() > HISTORY {
             self.undo.remove(0);
+            self.clean = self.clean.and_then(|c| c.checked_sub(1));
         }
         self.redo.clear();
         Ok(())
@@ -276,7 +283,6 @@ impl Document {
         }
         // Spans of later frames moved too.
         self.decoded.retain(|&k, _| k < i);
-        self.dirty = true;
     }
 
     /// Undoes the last edit; the frame it changed, if any.
@@ -304,6 +310,12 @@ impl Document {
             self.undo.push(c);
         }
         Some(frame)
+    }
+
+    /// Whether the bytes differ from the file on disk (edits made and not saved, or undone
+    /// past the last save).
+    pub fn dirty(&self) -> bool {
+        self.clean != Some(self.undo.len())
     }
 
     /// How many edits can be undone and redone.
@@ -338,7 +350,7 @@ impl Document {
             let _ = std::fs::remove_file(&temp);
             return Err(io(e));
         }
-        self.dirty = false;
+        self.clean = Some(self.undo.len());
         Ok(backup)
     }
 }

@@ -291,7 +291,10 @@ function numberInfo(node) {
   const int = node.kind === 'Int' || node.kind === 'Rid' || /i$/.test(node.kind);
   const bits = node.element_bits || (/i$/.test(node.kind) ? 32 : 64), unsigned = bits === 8;
   const range = unsigned ? [0n, 255n] : [-(2n ** BigInt(bits - 1)), 2n ** BigInt(bits - 1) - 1n];
-  return { bits, unsigned, range, int, number: true };
+  // Strings that look like numbers are numbers only where the JSON form has numbers: a
+  // 64-bit int beyond 2^53 and the non-numbers (`"inf"`, `"nan"`) are written as strings.
+  const number = !['String', 'StringName', 'NodePath', 'Object', 'Signal'].includes(node.kind);
+  return { bits, unsigned, range, int, number };
 }
 
 function button(text, f) { const b = document.createElement('button'); b.textContent = text; b.addEventListener('click', f); return b; }
