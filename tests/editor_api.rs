@@ -212,3 +212,36 @@ fn values_the_target_cannot_hold_are_refused_and_nothing_changes() {
     drop(server);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_hostile_file_gives_small_answers() {
+    use gdvariant::{encode, Dialect, Variant};
+    let dir = scratch("hostile");
+    let mut d = gdvariant::Dictionary::new();
+    d.insert(
+        Variant::from("k".repeat(200_000)),
+        Variant::from("v".repeat(1_000_000)),
+    );
+    let nested = (0..1000).fold(Variant::Nil, |v, _| Variant::from(vec![v]));
+    d.insert(Variant::from("deep"), nested);
+    let bytes = encode(
+        &Variant::Dictionary(d),
+        Dialect::Godot4,
+        &Default::default(),
+    )
+    .unwrap();
+    let path = dir.join("hostile.bin");
+    std::fs::write(&path, bytes).unwrap();
+    let server = Server::start(&[&path]);
+    let (status, body) = server.get("/api/files/0/children?path=0");
+    assert_eq!(status, 200, "{}", &body[..body.len().min(500)]);
+    assert!(body.len() < 4096, "{} bytes", body.len());
+    // The deepest value is reachable, and its path is answered.
+    let deep: Vec<String> = std::iter::once("0,1".to_string())
+        .chain((0..999).map(|_| "0".into()))
+        .collect();
+    let (status, body) = server.get(&format!("/api/files/0/node?path={}", deep.join(",")));
+    assert_eq!(status, 200, "{body}");
+    drop(server);
+    let _ = std::fs::remove_dir_all(dir);
+}

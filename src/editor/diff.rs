@@ -5,8 +5,9 @@
 //! values looked at, and says so.
 
 use super::document::Document;
+use super::tree::shortened;
 use super::EditorError;
-use crate::{text, Dialect, Variant};
+use crate::{Dialect, Variant};
 use serde::Serialize;
 
 /// Most differences one comparison lists.
@@ -109,8 +110,8 @@ pub fn diff(a: &mut Document, b: &mut Document) -> Result<Diff, EditorError> {
                         at: p.at.trim_end().to_string(),
                         a: p.a.as_ref().map(|(_, path)| path.clone()),
                         b: p.b.as_ref().map(|(_, path)| path.clone()),
-                        before: p.a.as_ref().map(|(v, _)| shown(v, dialect)),
-                        after: p.b.as_ref().map(|(v, _)| shown(v, dialect)),
+                        before: p.a.as_ref().map(|(v, _)| shortened(v, dialect, SHOWN)),
+                        after: p.b.as_ref().map(|(v, _)| shortened(v, dialect, SHOWN)),
                     });
                 }
             }
@@ -129,16 +130,9 @@ fn with(path: &[usize], i: usize) -> Vec<usize> {
 /// A key as a path segment: a string as itself, anything else in its text form.
 fn key_text(k: &Variant, dialect: Dialect) -> String {
     match k {
-        Variant::String(s) | Variant::StringName(crate::StringName(s)) => s.to_string(),
-        _ => text::to_text(k, dialect),
-    }
-}
-
-fn shown(v: &Variant, dialect: Dialect) -> String {
-    let t = text::to_text(v, dialect);
-    if t.chars().count() > SHOWN {
-        t.chars().take(SHOWN).collect::<String>() + "…"
-    } else {
-        t
+        Variant::String(s) | Variant::StringName(crate::StringName(s)) if s.len() <= SHOWN => {
+            s.to_string()
+        }
+        _ => shortened(k, dialect, SHOWN),
     }
 }

@@ -16,6 +16,8 @@ use std::ops::Range;
 
 /// Most children listed by one request.
 pub const MAX_PAGE: usize = 1000;
+/// Largest JSON form of a value sent to the page for editing in place.
+const MAX_JSON: usize = 64 << 10;
 /// Longest summary of a value sent to the page.
 const SUMMARY_CHARS: usize = 160;
 
@@ -103,7 +105,7 @@ pub fn children(
         match v {
             Variant::Dictionary(dict) => {
                 let (k, value) = &dict.entries()[i];
-                let label = text::to_text(k, dialect);
+                let label = shortened(k, dialect, SUMMARY_CHARS);
                 out.push(info(
                     i,
                     label,
@@ -177,17 +179,14 @@ fn info(
 ) -> NodeInfo {
     let count = container_len(v);
     let leaf = count.is_none() && !matches!(v, Variant::Object(_));
-    let mut summary = match v {
+    let summary = match v {
         // A container's first few items or keys: enough to tell messages or records apart
         // without writing out a large value.
         Variant::Array(a) => preview(a.items.iter(), dialect),
         Variant::Dictionary(d) => preview(d.keys(), dialect),
         _ if count.is_some() => String::new(),
-        _ => text::to_text(v, dialect),
+        _ => shortened(v, dialect, SUMMARY_CHARS),
     };
-    if summary.chars().count() > SUMMARY_CHARS {
-        summary = summary.chars().take(SUMMARY_CHARS).collect::<String>() + "…";
-    }
     let element = match v {
         Variant::Array(a) => a.element_type().map(element_name),
         Variant::Dictionary(d) => d.typed().map(|t| {
@@ -209,7 +208,10 @@ fn info(
         element_bits: None,
         count,
         summary,
-        json: leaf.then(|| json::to_json(v)),
+        // A long string's JSON stays on the server: the page edits it with `replace`.
+        json: leaf
+            .then(|| json::to_json(v))
+            .filter(|j| j.to_string().len() <= MAX_JSON),
         element,
         bytes,
         error: None,
@@ -231,7 +233,7 @@ fn preview<'a>(items: impl Iterator<Item = &'a Variant>, dialect: Dialect) -> St
         .take(3)
         .map(|x| match container_len(x) {
             Some(n) => format!("{}({n})", x.kind().name()),
-            None => text::to_text(x, dialect).chars().take(40).collect(),
+            None => shortened(x, dialect, 40),
         })
         .collect();
     shown.join(", ")
@@ -245,9 +247,27 @@ fn element_name(e: &ElementType) -> String {
     }
 }
 
+/// `v` in the engine's text form, cut at `chars` characters: a hostile file's million-character
+/// key or value cannot swell the page's answers.
+pub(super) fn shortened(v: &Variant, dialect: Dialect, chars: usize) -> String {
+    let t = text::to_text(v, dialect);
+    match t.char_indices().nth(chars) {
+        Some((at, _)) => format!("{}…", &t[..at]),
+        None => t,
+    }
+}
+
+/// Longest key that has a pointer segment (a longer one is shown shortened, without a path).
+const SEGMENT_CHARS: usize = 1024;
+
 /// The pointer segment of a Dictionary key: a String, StringName or int key has one.
 fn segment(key: &Variant) -> Option<String> {
     match key {
+        Variant::String(s) | Variant::StringName(crate::StringName(s))
+            if s.len() > SEGMENT_CHARS =>
+        {
+            None
+        }
         Variant::String(s) | Variant::StringName(crate::StringName(s)) => Some(s.to_string()),
         Variant::Int(i) => Some(i.to_string()),
         _ => None,
