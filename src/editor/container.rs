@@ -3,7 +3,7 @@
 //!
 //! A save holds its values directly, so both directions are the identity. A debugger
 //! recording (`gdvariant debug listen --record`) holds the game's side of a session: its
-//! messages are read as frames, in order, and cannot be written back. A format that needs a
+//! packets are read as frames, in order, and cannot be written back. A format that needs a
 //! password reports [`EditorError::NeedsPassword`]; the page then asks for one and opens the
 //! file again with it (see docs/editor.md, "Containers").
 

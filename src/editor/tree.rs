@@ -65,7 +65,7 @@ pub fn children(
         let mut out = Vec::new();
         for i in from..total.min(from.saturating_add(count)) {
             let label = match doc.container {
-                Container::DebuggerRecording => format!("message {i}"),
+                Container::DebuggerRecording => format!("packet {i}"),
                 _ => format!("frame {i}"),
             };
             out.push(match doc.frame(i) {

@@ -143,11 +143,11 @@ def reading_and_recording(browser):
     with Server(rec, save) as server:
         page = browser.new_page()
         page.goto(server.url)
-        row(page, "message 0")
+        row(page, "packet 0")
         assert "read-only" in page.locator("#confidence").inner_text()
         assert page.locator("#save").is_disabled()
-        row(page, "message 1").click()
-        page.wait_for_function("() => gdv.state.sel && gdv.state.sel.info.label === 'message 1'")
+        row(page, "packet 1").click()
+        page.wait_for_function("() => gdv.state.sel && gdv.state.sel.info.label === 'packet 1'")
         assert page.locator("#editor button").count() == 0
         # The second file; read bare instead of store_var: one frame that does not decode.
         page.locator("#files button").nth(1).click()
