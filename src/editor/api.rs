@@ -46,6 +46,7 @@ pub(super) fn router(editor: Shared) -> Router {
         .route("/api/files", get(files))
         .route("/api/files/{i}", get(file))
         .route("/api/files/{i}/reading", post(set_reading))
+        .route("/api/files/{i}/unlock", post(unlock))
         .route("/api/files/{i}/children", get(children))
         .route("/api/files/{i}/node", get(node))
         .route("/api/files/{i}/hex", get(hex))
@@ -223,6 +224,7 @@ fn summary(i: usize, doc: &Document) -> Value {
         "path": doc.path.display().to_string(),
         "size": doc.bytes().len(),
         "container": doc.container.name(),
+        "locked": doc.locked,
         "writable": doc.container.writable(),
         "reading": {"dialect": r.dialect.name(), "version": r.version.to_string(), "framing": r.framing.name()},
         "described": format!("{} {}, {}", r.dialect, r.version, r.framing),
@@ -290,6 +292,24 @@ async fn set_reading(
             version,
             framing,
         });
+        Ok(Json(summary(i, d)))
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+struct UnlockBody {
+    password: String,
+}
+
+/// Opens a locked file with its password.
+async fn unlock(
+    State(editor): State<Shared>,
+    Path(i): Path<usize>,
+    Json(b): Json<UnlockBody>,
+) -> Answer {
+    with_file(editor, i, move |d| {
+        d.unlock(Some(&b.password))?;
         Ok(Json(summary(i, d)))
     })
     .await

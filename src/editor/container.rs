@@ -46,8 +46,11 @@ impl Container {
     }
 }
 
-/// The values' bytes of a file, and what was around them.
-pub fn unwrap(file: Vec<u8>) -> Result<(Container, Vec<u8>), EditorError> {
+/// The values' bytes of a file, and what was around them; `password` for a container that
+/// needs one ([`EditorError::NeedsPassword`] without it).
+pub fn unwrap(file: Vec<u8>, password: Option<&str>) -> Result<(Container, Vec<u8>), EditorError> {
+    // No container takes a password yet: an encrypted one will, here.
+    let _ = password;
     if file.starts_with(capture::MAGIC) {
         let records = capture::parse(&file).map_err(|e| EditorError::Refused(e.to_string()))?;
         let from_game = records

@@ -7,8 +7,7 @@
 use super::container::{self, Container};
 use super::EditorError;
 use crate::explain::{decode_with_spans, explain, ExplainOptions, Line, ValueSpans};
-use crate::framing::Framing;
-use crate::framing::{available, frame_bytes, Availability};
+use crate::framing::{available, frame_bytes, Availability, Framing};
 use crate::guess::{guess_start, Confidence};
 use crate::{encode, Dialect, Format, Variant, Version};
 use std::collections::HashMap;
@@ -74,6 +73,8 @@ pub struct Document {
     pub path: PathBuf,
     /// What was around the values (see `container.rs`).
     pub container: Container,
+    /// Whether the file waits for a password (its container needs one).
+    pub locked: bool,
     /// Whether the file as it was opened is kept as `NAME.bak` already.
     backed_up: bool,
     /// The bytes as they are now (edits applied).
@@ -95,24 +96,21 @@ pub struct Document {
 }
 
 impl Document {
-    /// Reads the file at `path` and names its reading with `guess`.
+    /// Reads the file at `path` and names its reading with `guess`. A file whose container
+    /// needs a password opens locked (no values) until [`Document::unlock`].
     pub fn open(path: &Path) -> Result<Document, EditorError> {
-        let raw = std::fs::read(path).map_err(|e| EditorError::Io(path.into(), e))?;
-        let (container, bytes) = container::unwrap(raw)?;
-        let sample = &bytes[..bytes.len().min(GUESS_SAMPLE)];
-        let g = guess_start(sample, bytes.len(), container.framing());
-        let reading = Reading {
-            dialect: g.best.era.dialect,
-            version: g.best.era.last,
-            framing: g.best.framing,
-        };
         let mut doc = Document {
             path: path.into(),
-            container,
+            container: Container::None,
+            locked: false,
             backed_up: false,
-            bytes,
-            reading,
-            confidence: g.confidence,
+            bytes: Vec::new(),
+            reading: Reading {
+                dialect: Dialect::Godot4,
+                version: Dialect::Godot4.newest(),
+                framing: Framing::Bare,
+            },
+            confidence: Confidence::None,
             frames: Vec::new(),
             error: None,
             decoded: HashMap::new(),
@@ -120,8 +118,33 @@ impl Document {
             redo: Vec::new(),
             clean: Some(0),
         };
-        doc.find_frames();
+        match doc.unlock(None) {
+            Err(EditorError::NeedsPassword) => doc.locked = true,
+            other => other?,
+        }
         Ok(doc)
+    }
+
+    /// Reads the file again, through its container with `password` if it needs one.
+    pub fn unlock(&mut self, password: Option<&str>) -> Result<(), EditorError> {
+        let raw = std::fs::read(&self.path).map_err(|e| EditorError::Io(self.path.clone(), e))?;
+        let (container, bytes) = container::unwrap(raw, password)?;
+        let sample = &bytes[..bytes.len().min(GUESS_SAMPLE)];
+        let g = guess_start(sample, bytes.len(), container.framing());
+        self.reading = Reading {
+            dialect: g.best.era.dialect,
+            version: g.best.era.last,
+            framing: g.best.framing,
+        };
+        self.confidence = g.confidence;
+        self.container = container;
+        self.bytes = bytes;
+        self.locked = false;
+        self.undo.clear();
+        self.redo.clear();
+        self.clean = Some(0);
+        self.find_frames();
+        Ok(())
     }
 
     /// Reads the bytes another way; the edit history is dropped (its frames no longer exist).

@@ -462,6 +462,17 @@ function openFile(i, info) {
   tree.setCount(S.root.size - 1); tree.el.scrollTop = 0;
   hexView.setCount(Math.ceil(info.size / 16)); hexView.el.scrollTop = 0;
   $('editor').innerHTML = ''; $('pointer').textContent = ''; $('span').textContent = '';
+  if (info.locked) askPassword(i);
+}
+
+// A file whose container needs a password: ask for it, then open the file with it.
+function askPassword(i) {
+  const pw = document.createElement('input'); pw.type = 'password'; pw.placeholder = 'password';
+  $('editor').appendChild(pw);
+  $('editor').appendChild(button('open', async () => {
+    try { openFile(i, await api('POST', `/api/files/${i}/unlock`, { password: pw.value })); } catch (e) { say(e.message, true); }
+  }));
+  say('this file needs a password');
 }
 
 (async function start() {
