@@ -177,6 +177,28 @@ def compare(browser, original, edited):
         page.close()
 
 
+def add_and_remove(page):
+    """Remove an open item of an open array, append one, undo both: the tree follows."""
+    page.evaluate("() => gdv.toggle([1], true).then(() => gdv.select([1]))")
+    undo = page.evaluate("() => gdv.state.info.undo")
+    inventory = expand(page, '"inventory"', "1")
+    first = expand(page, "[0]", inventory)
+    row(page, '"id"', first)
+    row(page, "[0]", inventory).click()
+    page.wait_for_function(f"() => gdv.state.sel.path.join(',') === '{first}'")
+    page.locator("#editor button", has_text="remove").click()
+    page.wait_for_function(f"() => gdv.state.sel.path.join(',') === '{inventory}' && gdv.state.sel.info.count === 2")
+    page.wait_for_function(f"() => document.querySelectorAll('.row[data-path^=\"{inventory},\"]').length === 2")
+    page.locator("#editor input.wide").first.fill('{"id": "rope", "count": 1}')
+    page.locator("#editor button", has_text="append").click()
+    page.wait_for_function("() => gdv.state.sel.info.count === 3")
+    page.wait_for_selector(f'.row[data-path="{inventory},2"] .count')
+    page.locator("#undo").click()
+    page.locator("#undo").click()
+    page.wait_for_function(f"() => gdv.state.info.undo === {undo} && gdv.state.sel.info.count === 3")
+    page.wait_for_function(f"() => document.querySelector('.row[data-path=\"{inventory},0\"] .count')?.textContent === '3 children'")
+
+
 def security(server):
     base, token = server.base, server.token
     assert http(f"{base}/api/files")[0] == 403
@@ -285,6 +307,7 @@ def main():
                 page.goto(server.url)
                 edit_music(page, os.environ.get("SCREENSHOT") if name == "godot4" else None)
                 refusals(page, server, 2)
+                add_and_remove(page)
                 security(server)
                 page.close()
             assert os.path.exists(path + ".bak")

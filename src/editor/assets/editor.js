@@ -115,7 +115,16 @@ async function loadPage(node, page) {
     const r = await api('GET', `/api/files/${file}/children?path=${node.path.join(',')}&from=${page * PAGE}&count=${PAGE}`);
     if (file !== S.file) return;
     node.pages.set(page, r.children);
-    if (r.total !== node.total) { node.total = r.total; resizeUp(node.path); }
+    // Open children whose value changed under them: a new count, or no longer a container.
+    let moved = r.total !== node.total;
+    node.total = r.total;
+    for (const c of r.children) {
+      const kid = node.kids.get(c.index);
+      if (!kid || !kid.expanded || kid.total === c.count) continue;
+      moved = true;
+      if (c.count == null) { node.kids.delete(c.index); node.open = node.open.filter((j) => j !== c.index); } else { kid.total = c.count; resize(kid); }
+    }
+    if (moved) resizeUp(node.path);
     tree.schedule();
     if (!window.gdvFirstDraw) requestAnimationFrame(() => { window.gdvFirstDraw = performance.now(); });
   } catch (e) { node.pages.delete(page); say(e.message, true); }
@@ -332,7 +341,7 @@ function buildEditor(node, path) {
     ed.appendChild(button(isDict ? 'add entry' : 'append', () => {
       const body = { op: 'insert', path, text: val.value };
       if (isDict) body.key_text = key.value;
-      edit(body, () => toggle(path, true));
+      edit(body, () => toggle(path, true).then(() => select(path, { scroll: false })));
     }));
   }
   const asText = textInput('replace with a value as text');
@@ -344,25 +353,37 @@ function buildEditor(node, path) {
 async function edit(body, after) {
   try {
     const r = await api('POST', `/api/files/${S.file}/edit`, body);
-    changed(r.file);
+    changed(r.file, r.frame, body.op === 'remove' ? body.path.slice(0, -1) : body.path);
     say('edited');
     if (after) await after(); else if (S.sel) await select(S.sel.path, { scroll: false });
   } catch (e) { say('refused: ' + e.message, true); }
 }
 
-// After an edit, undo or redo: every description and byte is fetched again as it is shown.
-function changed(file) {
+// After an edit, undo or redo: every description and byte is fetched again as it is shown,
+// and in the frame that changed only the containers along `keep` stay open (what was open
+// elsewhere in it may have moved or gone).
+function changed(file, frame, keep = []) {
   S.info = file; showFile();
   const forget = (n) => { n.pages.clear(); n.kids.forEach(forget); };
   forget(S.root);
-  S.root.total = file.frames; resizeUp([]);
+  if (keep[0] !== frame) keep = [frame];
+  let node = frame == null ? null : S.root.kids.get(frame);
+  for (let d = 1; node; d++) {
+    const next = keep[d];
+    for (const i of [...node.kids.keys()]) if (i !== next) node.kids.delete(i);
+    node.open = node.open.filter((i) => node.kids.has(i));
+    node = d < keep.length ? node.kids.get(next) : null;
+  }
+  S.root.total = file.frames;
+  const resizeAll = (n) => { n.kids.forEach(resizeAll); resize(n); };
+  resizeAll(S.root); tree.setCount(S.root.size - 1);
   S.hex.clear(); hexView.setCount(Math.ceil(file.size / 16));
 }
 
 async function history(op) {
   try {
     const r = await api('POST', `/api/files/${S.file}/${op}`);
-    changed(r.file);
+    changed(r.file, r.frame, S.sel ? S.sel.path : []);
     if (S.sel) await select(S.sel.path, { scroll: false }).catch(() => select(S.sel.path.slice(0, 1)));
   } catch (e) { say(e.message, true); }
 }
