@@ -9,14 +9,43 @@ JSON form; ``explain``, ``guess`` and ``convert`` are the tools. Container and r
 
 from __future__ import annotations
 
-from typing import IO, Any, Optional
+from typing import IO, Any, List, NamedTuple, Optional, Union
 
 from . import _math
 from ._errors import ConversionLost, DecodeError, EncodeError, ExtraData
 from ._math import *  # noqa: F401,F403  (Vector2, Transform3D, Color, Packed*Array, …)
-from ._native import convert, dumps, explain, from_json, from_text, guess, loads, to_json, to_text
+from . import _native
+from ._native import convert, dumps, from_json, from_text, guess, loads, to_json, to_text
 from ._stream import Unpacker
 from ._values import RID, Callable, Dictionary, NodePath, Object, Signal, StringName, TypedArray
+
+
+class ExplainLine(NamedTuple):
+    """One field of ``explain``: where it is, how deep, its name, what it holds and what the
+    format says it is."""
+
+    offset: int
+    length: int
+    depth: int
+    field: str
+    value: str
+    meaning: str
+
+
+def explain(
+    data: Union[bytes, bytearray, memoryview],
+    *,
+    dialect: str = "godot4",
+    version: Optional[str] = None,
+    framing: str = "none",
+    allow_objects: bool = False,
+    all: bool = False,
+) -> List[ExplainLine]:
+    """Every field of ``data`` at its offset, in byte order. Malformed input is explained up to
+    the bad byte, and a last line with field ``"error"`` gives the decoder's error at its
+    offset. ``all`` lists every array element (otherwise 16, then a summary line)."""
+    lines = _native.explain(data, dialect=dialect, version=version, framing=framing, allow_objects=allow_objects, all=all)
+    return [ExplainLine(*line) for line in lines]
 
 
 def load(
@@ -69,6 +98,7 @@ __all__ = [
     "to_json",
     "from_json",
     "explain",
+    "ExplainLine",
     "guess",
     "convert",
     "DecodeError",

@@ -126,7 +126,8 @@ def test_text_and_json_forms() -> None:
 
 def test_explain_guess_convert() -> None:
     lines = g.explain((FIXTURES / "godot4" / "nodepath_abs_prop.bin").read_bytes())
-    assert lines[0][:4] == (0, 4, 0, "header") and "NodePath" in lines[0][4]
+    assert lines[0][:4] == (0, 4, 0, "header") and "NodePath" in lines[0].value
+    assert lines[1].field == "name_count" and lines[1].depth == 1
     bad = g.explain(b"\x02\x00\x00\x00\x01")
     assert bad[-1][3] == "error" and "unexpected end" in bad[-1][5]
     guess = g.guess((FIXTURES / "godot4" / "game_state_g4.bin").read_bytes())
