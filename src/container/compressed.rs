@@ -242,7 +242,7 @@ pub fn write(plain: &[u8], mode: Mode) -> Result<Vec<u8>, ContainerError> {
     write_with_block_size(plain, mode, DEFAULT_BLOCK_SIZE)
 }
 
-/// [`write`] with another block size (the engine's `FileAccessCompressed::configure` takes
+/// [`write()`] with another block size (the engine's `FileAccessCompressed::configure` takes
 /// one; `open_compressed` always uses 4,096).
 pub fn write_with_block_size(
     plain: &[u8],
