@@ -273,7 +273,7 @@ mod tests {
     fn hostile_blocks_are_errors() {
         assert!(decompress(&[], 16).is_err());
         assert!(decompress(&[0xE0, 0xff], 16).is_err());
-        assert!(decompress(&[0x20, 0x05], 16).is_err());
+        assert!(decompress(&[0x00, 0x41, 0x20, 0x05], 16).is_err());
         assert!(decompress(&[31, 1, 2], 4096).is_err());
     }
 }
