@@ -153,6 +153,9 @@ mod guide_examples {
     struct Command;
     #[doc = include_str!("../docs/debugger.md")]
     struct Debugger;
+    #[cfg(feature = "containers")]
+    #[doc = include_str!("../docs/save-files.md")]
+    struct SaveFiles;
     #[doc = include_str!("../docs/derive-and-serde.md")]
     struct DeriveAndSerde;
     #[doc = include_str!("../docs/dialects.md")]
