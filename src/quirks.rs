@@ -521,3 +521,119 @@ pub fn kept_apart(key: &crate::Variant, dicts_by_identity: bool) -> bool {
     }
     false
 }
+
+// ---- The engine's value (`DecodeOptions::engine_strict`). Default decoding keeps what the
+// bytes say; engine mode gives what the engine's `bytes_to_var` holds, rule by rule, each
+// gated to the dialects and versions whose source has it. Each is checked live against the
+// engine that has it (tests/differential_engines.rs, tests/engine_verdict.rs).
+
+/// A 32-bit FLOAT (`REAL` in Godot 3) as the engine holds it: `float val =
+/// decode_float(buf); r_variant = val;` widens it to the Variant's double
+/// (core/io/marshalls.cpp:171-174 in 4.3-stable, :244-247 in 4.4.1-stable; the same
+/// `decode_variant` case REAL in 3.2.3 and Pandemonium), and the FPU's conversion sets a
+/// signalling NaN's quiet bit (bit 22 of the float; IEEE 754 §6.2). Every dialect and
+/// version. A 64-bit FLOAT is copied as it is, and math components stay `float` in the
+/// single-precision builds (`real_t`), so neither changes.
+#[inline]
+pub(crate) fn engine_float32(bits: u32) -> f64 {
+    const EXPONENT: u32 = 0x7f80_0000;
+    const QUIET: u32 = 0x0040_0000;
+    let signalling = bits & EXPONENT == EXPONENT && bits & 0x007f_ffff != 0 && bits & QUIET == 0;
+    crate::variant::layout::real_from_f32_bits(if signalling { bits | QUIET } else { bits })
+}
+
+/// An empty NodePath's absolute flag as the engine holds it: the constructor
+/// `NodePath(names, subnames, absolute)` that `decode_variant` case NODE_PATH calls
+/// (core/io/marshalls.cpp:607, 4.3-stable) returned before storing anything when both lists
+/// were empty, so `NodePath("/")` came out relative: every Godot 3 (`if (p_path.size() == 0 &&
+/// p_subpath.size() == 0) return;`, core/node_path.cpp, seen on the installed 3.2.3),
+/// Pandemonium (a 3.x fork, not checked against its source) and Godot 4.0–4.2. Since 4.3 it
+/// returns only when `!p_absolute` (core/string/node_path.cpp:374-377, 4.3-stable; :380-383
+/// in 4.4.1-stable): the spec's `EmptyNodePathAbsoluteKept`.
+pub(crate) fn engine_nodepath_absolute(
+    dialect: crate::Dialect,
+    version: crate::Version,
+    empty: bool,
+    absolute: bool,
+) -> bool {
+    // The flag survives unless the path is empty in a version that drops it.
+    let kept = !empty
+        || dialect.has_feature(
+            version,
+            crate::generated::kinds::Feature::EmptyNodePathAbsoluteKept,
+        );
+    absolute && kept
+}
+
+/// Whether the engine stores a StringName Dictionary key as a String: Godot 4.0–4.3's
+/// `Dictionary::operator[]`, which `decode_variant` case DICTIONARY fills through (`d[key] =
+/// value`, core/io/marshalls.cpp:771, 4.3-stable), turns a STRING_NAME key into its String
+/// (core/variant/dictionary.cpp:100-102, 4.3-stable), so `{&"a": 1}` comes back `{"a": 1}` and
+/// merges with a String key `"a"` (the later value in the first one's place). 4.4 keeps the
+/// StringName (4.4.1's `operator[]`, core/variant/dictionary.cpp:88-108, has no such case): the
+/// spec's `StringNameKeysKept`. Godot 3 has no StringName values.
+pub(crate) fn stringname_keys_become_strings(
+    dialect: crate::Dialect,
+    version: crate::Version,
+) -> bool {
+    dialect == crate::Dialect::Godot4
+        && !dialect.has_feature(
+            version,
+            crate::generated::kinds::Feature::StringNameKeysKept,
+        )
+}
+
+/// A typed container's element (or Dictionary side) type read without objects allowed, as the
+/// engine holds it: typed by the builtin OBJECT, by a class or by a script, it becomes the
+/// class `EncodedObjectAsID`, which the objects sent by id then are (`_decode_container_type`,
+/// `if (!p_allow_objects && r_type.builtin_type == Variant::OBJECT)` and the CLASS_NAME and
+/// SCRIPT cases, core/io/marshalls.cpp:126-177, 4.4.1-stable; the same in 4.3's case ARRAY,
+/// core/io/marshalls.cpp:776-830). Every version with typed containers (Array 4.3+,
+/// Dictionary 4.4+).
+pub(crate) fn engine_element_without_objects(ty: crate::ElementType) -> crate::ElementType {
+    use crate::{ElementType, Kind};
+    match ty {
+        ElementType::Builtin(Kind::Object) | ElementType::Class(_) | ElementType::Script(_) => {
+            ElementType::Class(ENCODED_OBJECT_AS_ID.into())
+        }
+        other => other,
+    }
+}
+
+/// A typed Dictionary's types as the engine sets them: before the spec's
+/// `DictionaryValueScriptKept` (4.4.0 to 4.7.2), `Dictionary::set_typed(key_type, value_type)`
+/// passes the key's script as the value's (core/variant/dictionary.cpp:598-600, 4.4.1-stable),
+/// and the six-argument `set_typed` then fails and leaves the Dictionary untyped when that
+/// script is set and the value side names no class ("Script class can only be set together
+/// with base class name", :610-611). So, with objects allowed (without them no side has a
+/// script), a script-typed key gives its script to a class- or script-typed value, and makes
+/// a Dictionary with any other value type untyped. A script-typed value under a key without a
+/// script loses its script and is typed by the script's base class, which the bytes do not
+/// hold: that one side is kept as written.
+pub(crate) fn engine_dictionary_types(
+    dialect: crate::Dialect,
+    version: crate::Version,
+    allow_objects: bool,
+    key: Option<crate::ElementType>,
+    value: Option<crate::ElementType>,
+) -> (Option<crate::ElementType>, Option<crate::ElementType>) {
+    use crate::ElementType;
+    if !allow_objects
+        || dialect.has_feature(
+            version,
+            crate::generated::kinds::Feature::DictionaryValueScriptKept,
+        )
+    {
+        return (key, value);
+    }
+    match (key, value) {
+        (Some(ElementType::Script(path)), Some(ElementType::Class(_) | ElementType::Script(_))) => {
+            (
+                Some(ElementType::Script(path.clone())),
+                Some(ElementType::Script(path)),
+            )
+        }
+        (Some(ElementType::Script(_)), _) => (None, None),
+        sides => sides,
+    }
+}

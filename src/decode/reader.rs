@@ -124,8 +124,11 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
             checks: options.engine_strict || O::NOTES,
             retype: (options.engine_strict && dialect == Dialect::Godot4).then_some(Retype {
                 dialect,
-                version: options.version.unwrap_or_else(|| dialect.newest()),
+                version,
                 allow_objects: options.allow_objects,
+                string_name_keys_to_string: quirks::stringname_keys_become_strings(
+                    dialect, version,
+                ),
             }),
             // Fetched when a container opens: a lone leaf reads one header.
             kinds: None,
@@ -442,7 +445,7 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
                 match self.dialect.kind_of(self.version, id) {
                     Some(k) => {
                         self.obs.field(at, 4, side);
-                        return Ok(quirks::builtin_element(k));
+                        return Ok(quirks::builtin_element(k).map(|t| self.as_engine_types(t)));
                     }
                     None => {
                         return Err(DecodeError::InvalidElementType {
@@ -473,7 +476,17 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
             }
         };
         self.obs.text(at, self.pos, Text::Field(side));
-        Ok(Some(typed))
+        Ok(Some(self.as_engine_types(typed)))
+    }
+
+    /// An element type as the engine holds it: in engine mode without objects, an object
+    /// type is `EncodedObjectAsID` (`quirks::engine_element_without_objects`).
+    fn as_engine_types(&self, typed: ElementType) -> ElementType {
+        if self.options.engine_strict && !self.options.allow_objects {
+            quirks::engine_element_without_objects(typed)
+        } else {
+            typed
+        }
     }
 
     /// The driver (after the fast path of `quick.rs`, where it applies): reads the root, then
@@ -587,7 +600,7 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
                 typed,
             } => {
                 let key_type = typed.as_deref().and_then(|t| t.key.as_ref());
-                if let (Some(r), Some(kt)) = (self.retype, key_type) {
+                if let Some(r) = self.retype.filter(|r| r.checks_keys(key_type)) {
                     while *left > 0 {
                         if key.is_none() {
                             self.check_depth(depth)?;
@@ -600,7 +613,7 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
                         self.obs.value(self.pos, Slot::Value);
                         if let Some(child) = self.one::<B>(|v| {
                             if let Some(k) = key.take() {
-                                insert_typed::<B>(fill, scratch, kt, k, v, r)
+                                insert_typed::<B>(fill, scratch, key_type, k, v, r)
                             }
                         })? {
                             return Ok(Some(child));
@@ -719,13 +732,20 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
         })
     }
 
-    /// A FLOAT after its header (`wide`: the header's FLAG_64, a double).
+    /// A FLOAT after its header (`wide`: the header's FLAG_64, a double). Its bits as sent;
+    /// in engine mode a signalling NaN comes out quiet, as in the engine
+    /// (`quirks::engine_float32`).
     #[inline(always)]
     pub(crate) fn float_payload(&mut self, wide: bool) -> Result<f64, DecodeError> {
-        Ok(match wide {
-            true => f64::from_bits(self.u64()?),
-            false => crate::variant::layout::real_from_f32_bits(self.u32()?),
-        })
+        if wide {
+            return Ok(f64::from_bits(self.u64()?));
+        }
+        let bits = self.u32()?;
+        let v = crate::variant::layout::real_from_f32_bits(bits);
+        if v.is_nan() && self.options.engine_strict {
+            return Ok(quirks::engine_float32(bits));
+        }
+        Ok(v)
     }
 
     /// A Vector2 after its header (`flag`: the header's FLAG_64, which makes its reals
@@ -855,9 +875,18 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
                 let typed = if kinds != 0 && dialect.has_feature(version, Feature::TypedDictionary)
                 {
                     let key = quirks::container_kind(header, quirks::TYPED_KEY);
-                    let key = self.element_type(key, FieldName::KeyType)?;
+                    let mut key = self.element_type(key, FieldName::KeyType)?;
                     let value = quirks::container_kind(header, quirks::TYPED_VALUE);
-                    let value = self.element_type(value, FieldName::ValueType)?;
+                    let mut value = self.element_type(value, FieldName::ValueType)?;
+                    if self.options.engine_strict {
+                        (key, value) = quirks::engine_dictionary_types(
+                            dialect,
+                            version,
+                            self.options.allow_objects,
+                            key,
+                            value,
+                        );
+                    }
                     (key.is_some() || value.is_some())
                         .then(|| Box::new(DictionaryType { key, value }))
                 } else {

@@ -245,6 +245,8 @@ pub fn has_feature(version: Version, feature: Feature) -> bool {
         Feature::DictionaryKeysByValue => version >= Version::new(4, 0, 0),
         Feature::StringNameKeysKept => version >= Version::new(4, 4, 0),
         Feature::NodePathPaddingZeroed => version >= Version::new(4, 6, 3),
+        Feature::EmptyNodePathAbsoluteKept => version >= Version::new(4, 3, 0),
+        Feature::DictionaryValueScriptKept => version >= Version::new(4, 7, 3),
         _ => false,
     }
 }
