@@ -49,6 +49,17 @@ impl Dialect {
         }
     }
 
+    /// [`kind_of`](Self::kind_of) of every type id (`header & 0xFF`) at `version`, as one
+    /// generated static table: the decoder looks each header up with one load.
+    #[inline]
+    pub(crate) fn kind_table(self, version: Version) -> &'static [Option<Kind>; 256] {
+        match self {
+            Dialect::Godot3 => godot3::kind_table(version),
+            Dialect::Godot4 => godot4::kind_table(version),
+            Dialect::Pandemonium => pandemonium::kind_table(version),
+        }
+    }
+
     /// The type id of `kind` at `version`, if the dialect has that type then.
     #[inline]
     pub fn id_of(self, version: Version, kind: Kind) -> Option<u32> {

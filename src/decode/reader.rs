@@ -23,37 +23,26 @@ pub(crate) struct Decoder<'a, 'o, O: Observe = ()> {
     pub(crate) checks: bool,
     /// Engine mode's typed-container rule, where it applies (Godot 4).
     pub(crate) retype: Option<Retype>,
-    /// The kind of each type id at the newest version of the dialect (what decoding without
-    /// a version asks for), so that the header of each value is one load: the generated
-    /// lookup compares versions on every call.
-    pub(crate) kinds: Option<&'static KindTable>,
+    /// The kind of each type id at this version (the generated table), so that the header of
+    /// each value is one load.
+    pub(crate) kinds: &'static KindTable,
 }
 
 /// Type ids with a slot in a [`KindTable`]: every id a header's type byte
 /// (`quirks::TYPE_MASK`) can hold, so that the lookup of each header needs no bound check.
 pub(crate) const KIND_IDS: usize = quirks::TYPE_MASK as usize + 1;
 
-/// The kind of each type id below [`KIND_IDS`], for one dialect and version.
+/// The kind of each type id below [`KIND_IDS`], for one dialect and version (generated from
+/// the spec, one static per era: `Dialect::kind_table`).
 pub(crate) type KindTable = [Option<Kind>; KIND_IDS];
-
-/// The [`KindTable`] of `dialect` at `version`, when that is the dialect's newest version
-/// (made once per dialect and process).
-#[inline]
-pub(crate) fn newest_kinds(dialect: Dialect, version: Version) -> Option<&'static KindTable> {
-    static TABLES: PerDialect<KindTable> = [const { std::sync::OnceLock::new() }; 3];
-    once_per_dialect(&TABLES, dialect, version, |dialect| {
-        let version = dialect.newest();
-        std::array::from_fn(|id| dialect.kind_of(version, id as u32))
-    })
-}
 
 /// A table of each dialect, for its newest version.
 pub(crate) type PerDialect<T> = [std::sync::OnceLock<T>; 3];
 
 /// `dialect`'s table in `tables`, made by `make` the first time, when `version` is the
 /// dialect's newest (what decoding without a version asks for), so that a small input does
-/// not pay for looking up each kind it holds; `None` for other versions, which look up as
-/// they go.
+/// not pay for working out each slot it uses; `None` for other versions, which work them out
+/// as they go.
 #[inline]
 pub(crate) fn once_per_dialect<T>(
     tables: &'static PerDialect<T>,
@@ -130,8 +119,7 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
                     dialect, version,
                 ),
             }),
-            // Fetched when a container opens: a lone leaf reads one header.
-            kinds: None,
+            kinds: dialect.kind_table(version),
         }
     }
 
@@ -184,10 +172,8 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
     /// The kind of type id `tag` in this dialect and version.
     #[inline(always)]
     pub(crate) fn kind_of(&self, tag: u32) -> Option<Kind> {
-        match self.kinds.and_then(|t| t.get(tag as usize)) {
-            Some(kind) => *kind,
-            None => self.dialect.kind_of(self.version, tag),
-        }
+        // Every id past the table's (none: the tag is a header's type byte) is unknown.
+        self.kinds.get(tag as usize).copied().flatten()
     }
 
     #[inline]
@@ -387,9 +373,6 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
         min_size: usize,
         id: FieldName,
     ) -> Result<(u32, usize), DecodeError> {
-        if self.kinds.is_none() {
-            self.kinds = newest_kinds(self.dialect, self.version);
-        }
         self.count_as(min_size, id, quirks::container_count)
     }
 
