@@ -142,3 +142,32 @@ impl FromStr for Dialect {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The generated static tables the decoder reads say what the generated `kind_of` says,
+    /// for every type id, in every minor and patch release from each dialect's oldest to its
+    /// newest version (the tables are built era on era, so a missed change would show here).
+    #[test]
+    fn kind_tables_agree_with_kind_of() {
+        for d in Dialect::ALL {
+            let (old, new) = (d.oldest(), d.newest());
+            for major in old.major..=new.major {
+                for minor in 0..=9 {
+                    for patch in 0..=9 {
+                        let v = Version::new(major, minor, patch);
+                        if v < old || v > new {
+                            continue;
+                        }
+                        let table = d.kind_table(v);
+                        for id in 0..256u32 {
+                            assert_eq!(table[id as usize], d.kind_of(v, id), "{d} {v} id {id}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

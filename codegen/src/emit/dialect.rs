@@ -98,28 +98,47 @@ pub fn emit_dialect(d: &Dialect, spec: &Spec) -> TokenStream {
     // kind_table: each era's kinds as a static table indexed by type id (the decoder's one
     // load per header), and the pick of a version's table, newest era first.
     let slots = lit(u64::from(d.type_mask) + 1);
+    // Each era's table is the era before it with the ids that changed.
     let mut tables = Vec::new();
-    let mut picks = Vec::new();
+    let mut picks: Vec<(Ver, proc_macro2::Ident)> = Vec::new();
+    let mut before: Vec<(u32, &str)> = Vec::new();
     for era in &d.eras {
         let Ver(a, b, c) = era.since;
         let name = ident(&format!("KINDS_{a}_{b}_{c}"));
-        let sets = d.types.iter().filter_map(|t| {
-            let r = t.id_at(era.since)?;
-            let (k, id) = (ident(&t.kind), lit(r.id.into()));
-            Some(quote! { t[#id] = Some(Kind::#k); })
+        let now: Vec<(u32, &str)> = d
+            .types
+            .iter()
+            .filter_map(|t| Some((t.id_at(era.since)?.id, t.kind.as_str())))
+            .collect();
+        let sets = now.iter().filter(|e| !before.contains(e)).map(|(id, k)| {
+            let (k, id) = (ident(k), lit((*id).into()));
+            quote! { t[#id] = Some(Kind::#k); }
         });
+        let gone = before
+            .iter()
+            .filter(|(id, _)| !now.iter().any(|(n, _)| n == id))
+            .map(|(id, _)| {
+                let id = lit((*id).into());
+                quote! { t[#id] = None; }
+            });
+        let start = match picks.last() {
+            Some((_, prev)) => quote!(#prev),
+            None => quote!([None; #slots]),
+        };
         let doc = format!(
             "The kind of each type id in {title} {a}.{b}.{c} and later (until the next table)."
         );
         tables.push(quote! {
             #[doc = #doc]
             static #name: [Option<Kind>; #slots] = {
-                let mut t = [None; #slots];
+                let mut t = #start;
+                #(#gone)*
                 #(#sets)*
                 t
             };
         });
         picks.push((era.since, name));
+        before = now;
     }
     let mut picks = picks.into_iter();
     let mut kind_table_body = picks
