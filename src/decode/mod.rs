@@ -154,12 +154,14 @@ pub(crate) fn drive<'a, B: Build<'a>>(
 }
 
 mod build;
+mod drive;
 mod fill;
 mod observe;
 mod probe;
 mod quick;
 mod reader;
 mod scan;
+mod text_bytes;
 mod values;
 
 pub(crate) use build::*;
@@ -168,3 +170,4 @@ pub(crate) use observe::*;
 pub(crate) use probe::*;
 pub(crate) use reader::*;
 pub(crate) use scan::{skip_value, vouch};
+pub(crate) use text_bytes::*;
