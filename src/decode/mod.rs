@@ -90,8 +90,8 @@ pub struct DecodeOptions {
     /// quiet, an empty absolute NodePath relative (Godot 3, 4.0–4.2), StringName Dictionary
     /// keys as Strings (4.0–4.3), and typed Dictionaries typed as 4.4–4.7.2 set them (a
     /// script-typed key's script given to the value side). Each rule, with its engine source
-    /// and versions, is in `quirks.rs`. Off by default: decoding then reads the bytes as
-    /// data, exactly as written.
+    /// and versions, is in `quirks.rs`; docs/engine-rules.md lists them. Off by default:
+    /// decoding then reads the bytes as data, exactly as written.
     pub engine_strict: bool,
     /// With `engine_strict`: the script paths that exist in the receiving project
     /// (`res://…`). The engine refuses a script it cannot load; the bytes cannot tell, so
