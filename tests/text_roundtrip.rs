@@ -216,4 +216,17 @@ fn deep_values_read_back() {
         let back = from_text(&to_text_exact(&v, Dialect::Godot4), Dialect::Godot4).unwrap();
         assert!(back.same(&v), "an empty container {deepest} deep");
     }
+    // An object sent by id at the deepest level is one leaf in the bytes but an object with
+    // two properties in text (`Object(EncodedObjectAsID,"object_id":…)`): it reads back too
+    // (a fuzzer's Godot 3 input of nested Arrays ending in one did not).
+    for d in Dialect::ALL {
+        let mut v = Variant::Object(Object::Id(0x71b));
+        for _ in 0..options.limits.max_depth {
+            v = Variant::Array(Array::from(vec![v]));
+        }
+        let bytes = encode(&v, d, &EncodeOptions::default()).unwrap();
+        decode(&bytes, d, &options).unwrap_or_else(|e| panic!("{d}: {e}"));
+        let back = from_text(&to_text_exact(&v, d), d).unwrap_or_else(|e| panic!("{d}: {e}"));
+        assert!(back.same(&v), "{d}: an object by id at the deepest level");
+    }
 }
