@@ -164,10 +164,14 @@ pub fn engine_string(
 /// The engine's own UTF-8 reader, for bytes that are not strict UTF-8 (Godot 3.x
 /// `String::parse_utf8`, confirmed on 3.2.3 by tests/fixtures/godot3/malformed/): the lead
 /// byte gives the length (up to 6 bytes), continuation bytes must be `10xxxxxx`, a 2-byte
-/// overlong (lead C0/C1) and the bytes FE/FF are rejected, and nothing else is checked — so
-/// 3-byte overlongs, UTF-16 surrogates and code points above U+10FFFF (up to 0x7FFFFFFF, in
-/// 5- and 6-byte forms) are accepted, and kept: 3.2.3 writes `ed a0 80`, `f4 90 80 80` and
-/// `f8 88 80 80 80` back unchanged (the malformed fixtures' `reencoded_hex`).
+/// overlong (lead C0/C1) and the bytes FE/FF are rejected, and so is a longer form whose lead
+/// and first continuation bytes carry no bits and whose second carries none above its low
+/// `7 - len` (`if (unichar == 0 && i == 2 && ((p_utf8[i] & 0x7F) >> (7 - len)) == 0)`,
+/// "invalid utf8 overlong": `e0 80 80` to `e0 80 8f`, `f0 80 80 80` to `f0 80 87 bf`, …; seen
+/// on the installed 3.2.3, which refuses `e0 80 81`). Nothing else is checked — so other
+/// overlongs (`e0 80 af`), UTF-16 surrogates and code points above U+10FFFF (up to
+/// 0x7FFFFFFF, in 5- and 6-byte forms) are accepted, and kept: 3.2.3 writes `ed a0 80`,
+/// `f4 90 80 80` and `f8 88 80 80 80` back unchanged (the malformed fixtures' `reencoded_hex`).
 /// Returns the code points, or `Err(index)` of the first byte the engine rejects.
 pub fn engine_code_points(body: &[u8]) -> Result<Vec<u32>, usize> {
     let mut out = Vec::with_capacity(body.len());
@@ -193,13 +197,12 @@ pub fn engine_code_points(body: &[u8]) -> Result<Vec<u32>, usize> {
             if b & 0xC0 != 0x80 {
                 return Err(i + k);
             }
+            // The engine's overlong check, at the second continuation byte (see above): it
+            // refuses the overlong NUL among others.
+            if k == 2 && cp == 0 && (u32::from(b & 0x7F) >> (6 - extra)) == 0 {
+                return Err(i);
+            }
             cp = (cp << 6) | u32::from(b & 0x3F);
-        }
-        if cp == 0 && extra > 0 {
-            // An overlong NUL (`E0 80 80`, …): Godot 4 refuses any invalid UTF-8, and Godot
-            // 3.2.3 refuses this one too (issue 14's engine runs); taken as U+0000 it would
-            // re-encode as an empty string.
-            return Err(i);
         }
         out.push(cp);
         i += extra + 1;

@@ -53,6 +53,12 @@ const KNOWN: &[Known] = &[
     Known {
         category: "agree",
         engines: &["godot4.4.1"],
+        repro: "1b0009000300000011000000456e636f6465644f626a6563744173494400000001000000020000000500000000000000",
+        reason: "engine mode: the int key 5 of a Dictionary[float, …] becomes 5.0, as the engine's typed key check converts it",
+    },
+    Known {
+        category: "agree",
+        engines: &["godot4.4.1"],
         repro: "1b00050002000000020000000100000004000000000000000200000001000000",
         reason: "engine mode: Dictionary[int, int] holding a String key drops the entry, as the engine's typed key check does",
     },
@@ -85,6 +91,12 @@ const KNOWN: &[Known] = &[
         engines: &["godot4.3", "godot4.4.1"],
         repro: "1c0001001800000000000000",
         reason: "engine mode: an Array typed by the builtin OBJECT, read without objects, is Array[EncodedObjectAsID] as in the engine (default decoding keeps the builtin type)",
+    },
+    Known {
+        category: "agree",
+        engines: &["godot3.2.3"],
+        repro: "0400000003000000e0808100",
+        reason: "3.2.3 refuses the overlong `e0 80 81` (its check at the second continuation byte), and so do we",
     },
     Known {
         category: "agree",
@@ -319,6 +331,7 @@ const ENGINE_MODE: &[&str] = &[
     "typed_array_drops_mismatched_elements",
     "typed_array_converts_mismatched_elements",
     "typed_dictionary_drops_mismatched_entries",
+    "typed_dictionary_converts_mismatched_keys",
     "nan_bits_differ",
     "nodepath_absolute_flag_differs",
     "dictionary_stringname_keys_become_strings",
@@ -476,6 +489,15 @@ fn first_difference(a: &Variant, b: &Variant) -> Option<String> {
                     return Some("typed_dictionary_drops_mismatched_entries".into());
                 }
                 return Some("dictionary_size_differs".into());
+            }
+            // A typed key converts what it can (int to float, String to StringName).
+            let converted = x.typed().is_some_and(|t| t.key.is_some())
+                && x.entries()
+                    .iter()
+                    .zip(y.entries())
+                    .any(|((k, _), (l, _))| k.kind() != l.kind());
+            if converted {
+                return Some("typed_dictionary_converts_mismatched_keys".into());
             }
             return x
                 .entries()
