@@ -537,12 +537,17 @@ pub fn kept_apart(key: &crate::Variant, dicts_by_identity: bool) -> bool {
 /// signalling NaN's quiet bit (bit 22 of the float; IEEE 754 §6.2). Every dialect and
 /// version. A 64-bit FLOAT is copied as it is, and math components stay `float` in the
 /// single-precision builds (`real_t`), so neither changes.
+/// Returns the float's bits as the engine holds them (widened, they are the double's).
 #[inline]
-pub(crate) fn engine_float32(bits: u32) -> f64 {
+pub(crate) fn engine_float32(bits: u32) -> u32 {
     const EXPONENT: u32 = 0x7f80_0000;
     const QUIET: u32 = 0x0040_0000;
     let signalling = bits & EXPONENT == EXPONENT && bits & 0x007f_ffff != 0 && bits & QUIET == 0;
-    crate::variant::layout::real_from_f32_bits(if signalling { bits | QUIET } else { bits })
+    if signalling {
+        bits | QUIET
+    } else {
+        bits
+    }
 }
 
 /// An empty NodePath's absolute flag as the engine holds it: the constructor

@@ -520,7 +520,8 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
         let bits = self.u32()?;
         let v = crate::variant::layout::real_from_f32_bits(bits);
         if v.is_nan() && self.options.engine_strict {
-            return Ok(quirks::engine_float32(bits));
+            let quiet = quirks::engine_float32(bits);
+            return Ok(crate::variant::layout::real_from_f32_bits(quiet));
         }
         Ok(v)
     }
