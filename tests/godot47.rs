@@ -1,4 +1,4 @@
-//! Godot 4.7: its wire is 4.6.3's, so engine-made Godot 4 bytes read and write the same at 4.7.x, NodePath padding is zero, and `guess` names 4.7.2.
+//! Godot 4.7: its wire is 4.6.3's, so engine-made Godot 4 bytes read and write the same at 4.7.x, NodePath padding is zero, `guess` names 4.7.2, and engine mode uses 4.7's class list.
 //!
 //! What the 4.7 engine writes: `core/io/marshalls.cpp` encode_variant took one change between
 //! 4.6 and 4.7, godotengine/godot PR #116105 (merged for 4.7-dev in February 2026, cherry-picked
@@ -111,4 +111,30 @@ fn guess_names_4_7_2_as_the_end_of_the_newest_godot4_era() {
         .expect("fixture");
     let g = guess(&f.bytes, None);
     assert_eq!(g.best.era, newest, "{g}");
+}
+
+#[test]
+fn engine_mode_knows_the_classes_4_7_added() {
+    // A full object (OBJECT, 24, without the as-id flag) of `AreaLight3D` with no properties.
+    // It is new in 4.7 and instantiable (spec/classes/godot4.7.yaml, from 4.7-stable's
+    // extension_api.json); decode_variant refuses a class it cannot instantiate
+    // (marshalls.cpp decode_variant case OBJECT, `ClassDB::can_instantiate`).
+    let mut bytes = Vec::new();
+    for word in [24u32, 11] {
+        bytes.extend_from_slice(&word.to_le_bytes());
+    }
+    bytes.extend_from_slice(b"AreaLight3D\0");
+    bytes.extend_from_slice(&0u32.to_le_bytes());
+    let strict = |version| DecodeOptions {
+        version: Some(version),
+        allow_objects: true,
+        engine_strict: true,
+        ..Default::default()
+    };
+    assert!(decode(&bytes, Dialect::Godot4, &strict(G463)).is_err());
+    for v in [G470, G472] {
+        let (value, used) = decode(&bytes, Dialect::Godot4, &strict(v)).unwrap();
+        assert_eq!(used, bytes.len(), "{v}");
+        assert!(matches!(value, Variant::Object(_)), "{v}: {value:?}");
+    }
 }
