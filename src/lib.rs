@@ -165,6 +165,8 @@ mod guide_examples {
     struct PerformanceHistory;
     #[doc = include_str!("../docs/performance.md")]
     struct Performance;
+    #[doc = include_str!("../docs/python.md")]
+    struct Python;
     #[doc = include_str!("../docs/spec-and-generator.md")]
     struct SpecAndGenerator;
     #[doc = include_str!("../docs/testing.md")]
