@@ -13,7 +13,8 @@ mod common;
 use common::*;
 use gdvariant::guess::{eras, guess};
 use gdvariant::{
-    decode, encode, DecodeOptions, Dialect, EncodeOptions, NodePath, Variant, Version,
+    decode, encode, from_text, to_text, DecodeOptions, Dialect, EncodeOptions, NodePath, Variant,
+    Version,
 };
 
 const G463: Version = Version::new(4, 6, 3);
@@ -136,5 +137,27 @@ fn engine_mode_knows_the_classes_4_7_added() {
         let (value, used) = decode(&bytes, Dialect::Godot4, &strict(v)).unwrap();
         assert_eq!(used, bytes.len(), "{v}");
         assert!(matches!(value, Variant::Object(_)), "{v}: {value:?}");
+    }
+}
+
+#[test]
+fn the_text_form_reads_and_writes_what_a_4_7_2_scene_holds() {
+    // Property values as a Godot 4.7.2 editor saved them (github.com/GabrielMEH/godot-4.7.2-CIAM,
+    // assets/scenes/point.tscn and assets/scenes/leveldata/level_01.tres at 54972e81481a;
+    // project.godot lists the feature "4.7"): the text form is 4.6's, constructors without
+    // inner spaces and floats in their shortest form.
+    for text in [
+        "Vector2(0.75, 0.75)",
+        "Rect2(512, 256, 256, 256)",
+        "Color(0.1422376, 0.1422376, 0.1422376, 1)",
+        "Color(0.17752063, 1, 0.15802121, 1)",
+        "PackedStringArray(\"sprite\", \"collision_shape\", \"timer_ring\")",
+        "NodePath(\"Sprite2D\")",
+        "78.23043",
+        "5.0",
+        "\"nível 1\"",
+    ] {
+        let value = from_text(text, Dialect::Godot4).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(to_text(&value, Dialect::Godot4), text);
     }
 }
