@@ -78,6 +78,9 @@ pub mod convert;
 pub mod debugger;
 mod decode;
 mod dialect;
+#[cfg(feature = "editor")]
+#[cfg_attr(docsrs, doc(cfg(feature = "editor")))]
+pub mod editor;
 mod encode;
 mod error;
 pub mod explain;
@@ -148,6 +151,8 @@ mod guide_examples {
     struct DeriveAndSerde;
     #[doc = include_str!("../docs/dialects.md")]
     struct Dialects;
+    #[doc = include_str!("../docs/editor.md")]
+    struct Editor;
     #[doc = include_str!("../docs/engine-rules.md")]
     struct EngineRules;
     #[doc = include_str!("../docs/fuzzing.md")]
@@ -160,6 +165,8 @@ mod guide_examples {
     struct PerformanceHistory;
     #[doc = include_str!("../docs/performance.md")]
     struct Performance;
+    #[doc = include_str!("../docs/python.md")]
+    struct Python;
     #[doc = include_str!("../docs/spec-and-generator.md")]
     struct SpecAndGenerator;
     #[doc = include_str!("../docs/testing.md")]

@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-/// One step of a [`FromVariantError`]'s path.
+/// One step of a [`FromVariantError`](crate::FromVariantError)'s path.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PathSegment {
     /// A struct field or object property (`.pos`).

@@ -13,8 +13,8 @@ pub fn text_ctor(kind: Kind) -> (&'static str, bool) {
         _ => (kind.name(), true),
     }
 }
-/// The newest Godot 4 version the spec covers (4.6.3).
-pub const NEWEST: Version = Version::new(4, 6, 3);
+/// The newest Godot 4 version the spec covers (4.7.2).
+pub const NEWEST: Version = Version::new(4, 7, 2);
 /// `header & TYPE_MASK` is the type id. u32, little-endian. Byte 0: Variant::Type; byte 1: unused; bytes 2 and 3: per-type flags (HEADER_TYPE_MASK)
 pub const TYPE_MASK: u32 = 0x0000_00ff;
 /// Header bits 16..=16 (`HEADER_DATA_FLAG_64`): Payload reals (or the INT / FLOAT value) are 64-bit.

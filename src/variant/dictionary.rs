@@ -115,8 +115,9 @@ impl Dictionary {
         self.entries.is_empty()
     }
 
-    /// The position of `key`, compared as the engine compares keys.
-    pub(super) fn position(&self, key: &Variant) -> Option<usize> {
+    /// The position of `key`'s entry in [`entries`](Dictionary::entries) (insertion order),
+    /// keys compared as the engine compares them.
+    pub fn position(&self, key: &Variant) -> Option<usize> {
         match self.index() {
             Some(index) => {
                 let (table, state) = index;
