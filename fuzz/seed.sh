@@ -20,6 +20,7 @@ put() { # setup-byte file-or-"-" name
 while IFS= read -r f; do
   name=${f#"$fixtures"/}; name=${name//\//_}
   case "$f" in
+    */containers/*) put $G4 "$f" "$name" ;;
     */godot3/streams/*_be.bin) put $((G3 | 2 << 5)) "$f" "$name" ;;
     */godot3/streams/packet_peer_stream.bin) put $((G3 | 3 << 5)) "$f" "$name" ;;
     */godot3/streams/*) put $((G3 | 1 << 5)) "$f" "$name" ;;

@@ -28,6 +28,11 @@ use std::fmt;
 
 mod container;
 pub use container::Container;
+#[cfg(feature = "containers")]
+mod save;
+#[cfg(feature = "containers")]
+#[cfg_attr(docsrs, doc(cfg(feature = "containers")))]
+pub use save::{guess_save, SaveGuess};
 
 /// The versions of a dialect that read bytes the same way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -61,6 +61,7 @@
 //! | `json` | [`json`]: the lossless, type-tagged JSON form | serde, serde_json |
 //! | `codec` | [`codec`]: a `tokio-util` codec for game servers | tokio-util, bytes |
 //! | `debugger` | [`debugger`]: Godot's remote debugger protocol on tokio | tokio, `codec` |
+//! | `containers` | [`container`]: encrypted and compressed save files (`GDEC`, `GCPF`) | aes, cfb-mode, md-5, flate2 (zlib), zstd, getrandom |
 //! | `cli` | the `gdvariant` command (`cargo install gdvariant --features cli`) | clap, `json`, `debugger` |
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -72,6 +73,9 @@ pub mod borrowed;
 #[cfg(feature = "codec")]
 #[cfg_attr(docsrs, doc(cfg(feature = "codec")))]
 pub mod codec;
+#[cfg(feature = "containers")]
+#[cfg_attr(docsrs, doc(cfg(feature = "containers")))]
+pub mod container;
 pub mod convert;
 #[cfg(feature = "debugger")]
 #[cfg_attr(docsrs, doc(cfg(feature = "debugger")))]
@@ -114,6 +118,8 @@ pub use decode::decoders_apart;
 pub use decode::{decode, DecodeOptions, Limits};
 pub use dialect::Dialect;
 pub use encode::{encode, encode_into, encoded_len, needs_full_objects, EncodeOptions};
+#[cfg(feature = "containers")]
+pub use error::ContainerError;
 pub use error::{DecodeError, EncodeError, EngineRefusal};
 pub use format::Format;
 /// `#[derive(GodotVariant)]`: implements [`ToVariant`] and [`FromVariant`]; see [`convert`].
@@ -147,6 +153,9 @@ mod guide_examples {
     struct Command;
     #[doc = include_str!("../docs/debugger.md")]
     struct Debugger;
+    #[cfg(feature = "containers")]
+    #[doc = include_str!("../docs/save-files.md")]
+    struct SaveFiles;
     #[doc = include_str!("../docs/derive-and-serde.md")]
     struct DeriveAndSerde;
     #[doc = include_str!("../docs/dialects.md")]

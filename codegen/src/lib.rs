@@ -1,5 +1,6 @@
 //! gdvariant-codegen: spec/*.yaml → checked model → generated Rust (and, later, docs and diffs).
 pub mod classes;
+pub mod containers;
 pub mod diff;
 pub mod emit;
 pub mod lower;

@@ -68,6 +68,11 @@ pub fn outputs(root: &Path, scope: Scope) -> anyhow::Result<Vec<Output>> {
         out.push(render_rust(&crate::classes::emit_classes(
             &lists, RUST_OUT,
         ))?);
+        let containers = crate::containers::load_containers(root)?;
+        out.push(render_rust(&crate::containers::emit_containers(
+            &containers,
+            RUST_OUT,
+        ))?);
     }
     if scope != Scope::Rust {
         out.extend(

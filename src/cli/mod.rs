@@ -7,6 +7,7 @@
 
 mod batch;
 mod commands;
+mod container;
 mod debug;
 mod edit;
 mod ordered;
@@ -30,6 +31,8 @@ use std::process::ExitCode;
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    containers: container::ContainerArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -208,10 +211,13 @@ fn shown(path: &Path) -> String {
 /// Opens `path` for reading, buffered; `-` is standard input.
 fn open(path: &Path) -> Result<Box<dyn BufRead + Send>, Failure> {
     if path == Path::new("-") {
-        Ok(Box::new(BufReader::with_capacity(1 << 16, io::stdin())))
+        container::see_through(
+            path,
+            Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
+        )
     } else {
         let f = std::fs::File::open(path).map_err(|e| Failure::io(path, e))?;
-        Ok(Box::new(BufReader::with_capacity(1 << 16, f)))
+        container::see_through(path, Box::new(BufReader::with_capacity(1 << 16, f)))
     }
 }
 
@@ -293,7 +299,7 @@ pub fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> ExitCode {
-    let r = match cli.command {
+    let r = container::configure(cli.containers).and_then(|()| match cli.command {
         Command::Decode(a) => commands::decode(a),
         Command::Encode(a) => commands::encode(a),
         Command::Explain(a) => commands::explain(a),
@@ -301,7 +307,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Guess(a) => commands::guess(a),
         Command::Debug(a) => debug::debug(a),
         Command::Edit(a) => edit::edit(a),
-    };
+    });
     match r {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {

@@ -10,6 +10,10 @@ pub(crate) use self::path::path_text;
 pub use self::path::PathSegment;
 #[cfg(feature = "serde")]
 pub use self::serde::Error as SerdeError;
+#[cfg(feature = "containers")]
+mod container;
+#[cfg(feature = "containers")]
+pub use self::container::ContainerError;
 
 use crate::dialect::Dialect;
 use crate::generated::kinds::Kind;

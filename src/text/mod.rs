@@ -104,6 +104,7 @@
 //! hold (`Resource("…")` outside an object's `script` or a typed container's type) and
 //! anything after the value.
 
+mod config_file;
 mod construct;
 mod float;
 mod lex;
@@ -115,6 +116,9 @@ mod write;
 use crate::dialect::Dialect;
 use crate::variant::Variant;
 
+#[cfg(feature = "containers")]
+pub use config_file::{config_file_from_encrypted, config_file_to_encrypted};
+pub use config_file::{ConfigError, ConfigFile};
 pub(crate) use order::sort_entries_by_key;
 pub use parse::MAX_TEXT_DEPTH;
 

@@ -191,11 +191,15 @@ pub(super) fn convert_file(
             Some(mut w) => {
                 w.flush().map_err(|e| Failure::io(&partial, e))?;
                 drop(w);
+                crate::cli::container::seal_file(&partial, to.dialect)?;
                 std::fs::rename(&partial, output).map_err(|e| Failure::io(output, e))?;
             }
             None => {
                 let mut out = Out::new();
-                out.bytes(&mem)?;
+                out.bytes(&crate::cli::container::seal(
+                    std::mem::take(&mut mem),
+                    to.dialect,
+                )?)?;
                 out.flush()?;
             }
         }

@@ -1,0 +1,67 @@
+//! The zlib, gzip and zstd block codecs with the engine's settings (core/io/compression.cpp):
+//! zlib and gzip at `Z_DEFAULT_COMPRESSION` (6), window 15, memory level 8, default strategy;
+//! zstd at level 3 with long-distance matching off, one frame per block with its size.
+
+use super::compressed::Mode;
+use flate2::{Compress, Compression, Decompress, FlushCompress, FlushDecompress, Status};
+
+/// `Compression::zlib_level` and `gzip_level`: `Z_DEFAULT_COMPRESSION`, which zlib takes as 6.
+const ZLIB_LEVEL: u32 = 6;
+/// `Compression::zstd_level`.
+const ZSTD_LEVEL: i32 = 3;
+/// `deflateInit2(…, window_bits = 15 (+16 for gzip), …)`.
+const WINDOW_BITS: u8 = 15;
+
+/// One block compressed as `Compression::compress` does it.
+pub(crate) fn compress(mode: Mode, plain: &[u8]) -> Result<Vec<u8>, String> {
+    match mode {
+        Mode::Deflate | Mode::Gzip => {
+            let mut z = if mode == Mode::Gzip {
+                Compress::new_gzip(Compression::new(ZLIB_LEVEL), WINDOW_BITS)
+            } else {
+                Compress::new(Compression::new(ZLIB_LEVEL), true)
+            };
+            // Over zlib's deflateBound for any input (stored blocks cost 5 bytes per 16 KiB).
+            let mut out = Vec::with_capacity(plain.len() + plain.len() / 1000 + 64);
+            match z.compress_vec(plain, &mut out, FlushCompress::Finish) {
+                Ok(Status::StreamEnd) => Ok(out),
+                other => Err(format!("zlib did not finish: {other:?}")),
+            }
+        }
+        Mode::Zstd => {
+            let mut out = Vec::with_capacity(zstd::zstd_safe::compress_bound(plain.len()));
+            // `ZSTD_compressCCtx` at the level: the frame records the block's size.
+            zstd::zstd_safe::compress(&mut out, plain, ZSTD_LEVEL)
+                .map_err(|code| zstd::zstd_safe::get_error_name(code).to_string())?;
+            Ok(out)
+        }
+        Mode::FastLz | Mode::Brotli => unreachable!("handled by the caller"),
+    }
+}
+
+/// One block decompressed into `out` (exactly the block's plain size), returning how many
+/// bytes it made; a stream that would go past `out` or does not end is an error.
+pub(crate) fn decompress(mode: Mode, block: &[u8], out: &mut [u8]) -> Result<usize, String> {
+    match mode {
+        Mode::Deflate | Mode::Gzip => {
+            let mut z = if mode == Mode::Gzip {
+                Decompress::new_gzip(WINDOW_BITS)
+            } else {
+                Decompress::new(true)
+            };
+            match z.decompress(block, out, FlushDecompress::Finish) {
+                Ok(Status::StreamEnd) => Ok(z.total_out() as usize),
+                Ok(_) => Err("the stream does not end where the block does, or makes more than the block holds".into()),
+                Err(e) => Err(e.to_string()),
+            }
+        }
+        Mode::Zstd => {
+            // `ZSTD_decompressDCtx` into the caller's buffer: the window is that buffer, so a
+            // frame that claims a huge window takes no memory of its own.
+            let mut dctx = zstd::zstd_safe::DCtx::create();
+            dctx.decompress(out, block)
+                .map_err(|code| zstd::zstd_safe::get_error_name(code).to_string())
+        }
+        Mode::FastLz | Mode::Brotli => unreachable!("handled by the caller"),
+    }
+}
