@@ -95,6 +95,7 @@ pub mod json;
 pub mod math;
 pub mod migrate;
 mod quirks;
+pub mod resource;
 #[cfg(feature = "serde")]
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub mod serde;

@@ -7,6 +7,9 @@ mod serde;
 #[cfg(feature = "serde")]
 pub use self::serde::Error as SerdeError;
 
+mod resource;
+pub use self::resource::ResourceError;
+
 use crate::dialect::Dialect;
 use crate::generated::kinds::Kind;
 use crate::version::Version;

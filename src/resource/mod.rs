@@ -1,0 +1,159 @@
+//! Resource files as the engine saves them (`ResourceSaver.save`): `.tres` text and `.res`
+//! binary, read into one editable model and written back as the engine writes them.
+//!
+//! A [`ResourceFile`] is a header, the external resources it refers to, its built-in
+//! sub-resources and the main resource, each with a class and ordered properties held as
+//! [`Variant`]s. A property that refers to another resource holds a reference
+//! ([`text::resource_reference`](crate::text::resource_reference)), never a copy: an object
+//! of class `ExtResource` or `SubResource` whose one property `id` is the section's id.
+//!
+//! ```no_run
+//! use gdvariant::resource::ResourceFile;
+//! use gdvariant::Variant;
+//!
+//! let bytes = std::fs::read("save.tres")?;
+//! let mut file = ResourceFile::read(&bytes)?;
+//! file.main.set("hp", Variant::Int(100));
+//! std::fs::write("save.tres", file.write()?)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod binary;
+mod binary_write;
+mod tres;
+
+pub use crate::error::ResourceError;
+use crate::variant::Variant;
+
+/// Which of the engine's two resource encodings a file is in, with what that encoding's
+/// header holds beyond the class.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Encoding {
+    /// `.tres` (`[gd_resource …]`): `format=2` is Godot 3, `format=3` Godot 4.
+    Text {
+        /// The `format=` of the header.
+        format: u32,
+        /// The header's `uid="uid://…"`, if any.
+        uid: Option<String>,
+        /// Whether the header carries `load_steps=` (the engine writes it when more than
+        /// one resource is saved); its value is recomputed on writing.
+        load_steps: bool,
+    },
+    /// `.res` (`RSRC`).
+    Binary(BinaryHeader),
+}
+
+/// The fields of a `.res` header (core/io/resource_format_binary.cpp, `open` and `save`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BinaryHeader {
+    /// The engine major version that saved it (3 or 4).
+    pub major: u32,
+    /// The engine minor version.
+    pub minor: u32,
+    /// The binary format version (Godot 3: 1–3, Godot 4.0–4.2: 4–5, 4.3+: 6).
+    pub format: u32,
+    /// Reals are 64-bit (`use_real64`, or `FORMAT_FLAG_REAL_T_IS_DOUBLE` in Godot 4).
+    pub real64: bool,
+    /// The import metadata offset (0 in saves).
+    pub import_metadata_offset: u64,
+    /// The `FORMAT_FLAG_*` bits (Godot 4; 0 in Godot 3).
+    pub flags: u32,
+    /// The file's UID (`u64::MAX`, the engine's `INVALID_ID`, for none).
+    pub uid: u64,
+    /// The string table as read, kept so that writing the file back gives the same bytes;
+    /// names a written file needs that are missing are appended.
+    pub strings: Vec<String>,
+}
+
+/// An `[ext_resource]`: a resource in another file, referred to by `id`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExtResource {
+    /// The class (`Script`, `Texture2D`, …).
+    pub class: String,
+    /// The `res://` path.
+    pub path: String,
+    /// The `uid://…` text, if the file records one.
+    pub uid: Option<String>,
+    /// The id references use: a string in Godot 4 text, an int in Godot 3 text.
+    pub id: Variant,
+}
+
+/// A resource saved in the file: a sub-resource or the main one.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Resource {
+    /// The class (`Resource`, `Curve`, …).
+    pub class: String,
+    /// The id references use (empty for the main resource of a text file).
+    pub id: Variant,
+    /// The stored properties, in the engine's order (`script` first when there is one).
+    pub properties: Vec<(String, Variant)>,
+}
+
+impl Resource {
+    /// The value of property `name`, if stored.
+    pub fn get(&self, name: &str) -> Option<&Variant> {
+        self.properties
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v)
+    }
+
+    /// Sets property `name`, in place when stored, else appended (the engine writes a
+    /// property left at its default not at all, so a new one goes last).
+    pub fn set(&mut self, name: &str, value: Variant) {
+        match self.properties.iter_mut().find(|(n, _)| n == name) {
+            Some((_, v)) => *v = value,
+            None => self.properties.push((name.to_string(), value)),
+        }
+    }
+}
+
+/// A resource file: header, external resources, sub-resources and the main resource.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResourceFile {
+    /// The main resource's class as the header gives it.
+    pub class: String,
+    /// The script's global class name (`script_class=`), if the header records one.
+    pub script_class: Option<String>,
+    /// The encoding and its header fields.
+    pub encoding: Encoding,
+    /// The external resources, in file order.
+    pub ext_resources: Vec<ExtResource>,
+    /// The built-in sub-resources, in file order (each before those that refer to it).
+    pub sub_resources: Vec<Resource>,
+    /// The main resource.
+    pub main: Resource,
+}
+
+impl ResourceFile {
+    /// Reads a `.tres` or `.res` file (told apart by the `RSRC` magic). A compressed
+    /// `RSCC` file is refused with [`ResourceError::Unsupported`].
+    pub fn read(bytes: &[u8]) -> Result<ResourceFile, ResourceError> {
+        match bytes.get(..4) {
+            Some(b"RSRC") => binary::read(bytes),
+            Some(b"RSCC") => Err(ResourceError::Unsupported(
+                "compressed resource files (RSCC) are not read yet".into(),
+            )),
+            _ => {
+                let text = std::str::from_utf8(bytes).map_err(|e| ResourceError::Binary {
+                    offset: e.valid_up_to(),
+                    message: "neither RSRC nor UTF-8 text".into(),
+                })?;
+                tres::read(text)
+            }
+        }
+    }
+
+    /// Writes the file in its encoding, as the engine writes it.
+    pub fn write(&self) -> Result<Vec<u8>, ResourceError> {
+        match &self.encoding {
+            Encoding::Text { .. } => Ok(tres::write(self).into_bytes()),
+            Encoding::Binary(h) => binary_write::write(self, h),
+        }
+    }
+
+    /// The sub-resource with id `id`.
+    pub fn sub_resource(&self, id: &Variant) -> Option<&Resource> {
+        self.sub_resources.iter().find(|r| &r.id == id)
+    }
+}
