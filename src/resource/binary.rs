@@ -178,6 +178,11 @@ impl<'a> Reader<'a> {
                 let kind_at = self.at;
                 match self.u32()? {
                     0 => Variant::Nil,
+                    // Godot 3 (before format 4) writes the sub-resource's own number (its
+                    // `local://N`), Godot 4 its position in the table.
+                    2 if self.format < 4 => {
+                        resource_reference("SubResource", Variant::Int(i64::from(self.u32()?)))
+                    }
                     2 => {
                         let i = self.u32()? as usize;
                         let id = self.sub_ids.get(i).cloned().ok_or_else(|| {
@@ -270,9 +275,23 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// The id a `.res` gives internal resource `path` (`local://Resource_x` → `Resource_x`).
-fn sub_id(path: &str) -> Variant {
-    Variant::String(path.strip_prefix("local://").unwrap_or(path).into())
+/// The id a `.res` gives internal resource `path`: `local://Resource_x` → `"Resource_x"`
+/// (Godot 4), `local://2` → `2` (Godot 3, whose text ids are ints too).
+pub(super) fn sub_id(path: &str, format: u32) -> Variant {
+    let id = path.strip_prefix("local://").unwrap_or(path);
+    match id.parse::<i64>() {
+        Ok(n) if format < 4 => Variant::Int(n),
+        _ => Variant::String(id.into()),
+    }
+}
+
+/// The id of external resource `i` (from 0): `"1"`… in Godot 4, `1`… in Godot 3.
+pub(super) fn ext_id(i: usize, format: u32) -> Variant {
+    if format < 4 {
+        Variant::Int(i as i64 + 1)
+    } else {
+        Variant::String((i + 1).to_string().into())
+    }
 }
 
 /// Reads a `.res` file.
@@ -333,7 +352,7 @@ pub(super) fn read(b: &[u8]) -> Result<ResourceFile, ResourceError> {
             class,
             path,
             uid: ext_uid.filter(|&u| u != u64::MAX).map(|u| u.to_string()),
-            id: Variant::String((i + 1).to_string().into()),
+            id: ext_id(i, format),
         });
     }
     r.ext_ids = ext_resources.iter().map(|e| e.id.clone()).collect();
@@ -347,7 +366,7 @@ pub(super) fn read(b: &[u8]) -> Result<ResourceFile, ResourceError> {
     if table.is_empty() {
         return Err(err(r.at, "no internal resources"));
     }
-    r.sub_ids = table.iter().map(|(p, _, _)| sub_id(p)).collect();
+    r.sub_ids = table.iter().map(|(p, _, _)| sub_id(p, format)).collect();
     let mut resources = Vec::with_capacity(table.len());
     for (path, offset, at) in &table {
         if *offset as usize >= b.len() {
@@ -366,7 +385,7 @@ pub(super) fn read(b: &[u8]) -> Result<ResourceFile, ResourceError> {
         }
         resources.push(Resource {
             class,
-            id: sub_id(path),
+            id: sub_id(path, format),
             properties,
         });
     }

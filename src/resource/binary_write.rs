@@ -11,6 +11,7 @@ use crate::variant::Variant;
 struct Writer<'a> {
     out: Vec<u8>,
     wide: bool,
+    godot4: bool,
     strings: Vec<String>,
     file: &'a ResourceFile,
 }
@@ -39,6 +40,15 @@ impl Writer<'_> {
     }
 
     fn reference(&mut self, class: &str, id: &Variant) -> Result<(), ResourceError> {
+        // Godot 3 refers to a sub-resource by its own number (`local://N`).
+        if let (false, Variant::Int(n)) = (self.godot4, id) {
+            if class == "SubResource" {
+                self.u32(24);
+                self.u32(2);
+                self.u32(*n as u32);
+                return Ok(());
+            }
+        }
         let (kind, index) = if class == "ExtResource" {
             (3, self.file.ext_resources.iter().position(|e| &e.id == id))
         } else {
@@ -195,6 +205,7 @@ pub(super) fn write(file: &ResourceFile, h: &BinaryHeader) -> Result<Vec<u8>, Re
     let mut w = Writer {
         out: b"RSRC".to_vec(),
         wide: h.real64 || h.flags & FLAG_REAL_T_IS_DOUBLE != 0,
+        godot4: h.format >= 4,
         strings: h.strings.clone(),
         file,
     };
@@ -249,6 +260,7 @@ pub(super) fn write(file: &ResourceFile, h: &BinaryHeader) -> Result<Vec<u8>, Re
         let id = match &r.id {
             Variant::String(s) if s.contains("://") => s.to_string(),
             Variant::String(s) => format!("local://{s}"),
+            Variant::Int(n) => format!("local://{n}"),
             other => format!(
                 "local://{}",
                 crate::text::to_text(other, crate::Dialect::Godot4)
