@@ -66,6 +66,21 @@ fn engine_saves_round_trip_and_edits_load() {
             args.push(format!("res://{file}"));
             args.push(format!("res://{edited}"));
         }
+        // Each form converted to the other, and the Godot 3 saves migrated.
+        let tres = ResourceFile::read(&std::fs::read(dir.join("save.tres")).unwrap()).unwrap();
+        let res = ResourceFile::read(&std::fs::read(dir.join("save.res")).unwrap()).unwrap();
+        std::fs::write(dir.join("conv.res"), tres.to_binary(4, 3).write().unwrap()).unwrap();
+        std::fs::write(dir.join("conv.tres"), res.to_text().write().unwrap()).unwrap();
+        let g3 = fixtures.parent().unwrap().join("godot3.2");
+        for file in ["save.tres", "save.res"] {
+            let old = ResourceFile::read(&std::fs::read(g3.join(file)).unwrap()).unwrap();
+            let (new, report) = old.migrate_to_godot4();
+            assert!(report.values.is_exact(), "{report:?}");
+            std::fs::write(dir.join(format!("g3_{file}")), new.write().unwrap()).unwrap();
+        }
+        for f in ["conv.res", "conv.tres", "g3_save.tres", "g3_save.res"] {
+            args.push(format!("res://{f}"));
+        }
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let out = run(&bin, &dir, "res://check.gd", &args);
         let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("@@ ")).collect();
@@ -76,6 +91,10 @@ fn engine_saves_round_trip_and_edits_load() {
                 "@@ res://edited_save.tres 123 bob sword child shared",
                 "@@ res://save.res 90 ann sword child shared",
                 "@@ res://edited_save.res 123 bob sword child shared",
+                "@@ res://conv.res 90 ann sword child shared",
+                "@@ res://conv.tres 90 ann sword child shared",
+                "@@ res://g3_save.tres 90 ann sword child shared",
+                "@@ res://g3_save.res 90 ann sword child shared",
             ],
             "{name}: {out}"
         );

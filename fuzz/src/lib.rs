@@ -1,6 +1,8 @@
 //! The fuzz crate's library: the shared invariants, the counting allocator installed for every target, and the `target!` macro that makes a target a libFuzzer entry point under `cargo fuzz` and a plain corpus runner otherwise.
 
 mod invariants;
+mod resource;
+pub use resource::check_resource;
 pub use invariants::*;
 
 // Every target measures the memory a decode takes (see `peak_during`).

@@ -351,7 +351,9 @@ pub(super) fn read(b: &[u8]) -> Result<ResourceFile, ResourceError> {
         ext_resources.push(ExtResource {
             class,
             path,
-            uid: ext_uid.filter(|&u| u != u64::MAX).map(|u| u.to_string()),
+            uid: ext_uid
+                .filter(|&u| (u as i64) >= 0)
+                .map(super::uid::id_to_text),
             id: ext_id(i, format),
         });
     }

@@ -20,7 +20,11 @@
 
 mod binary;
 mod binary_write;
+mod convert;
 mod tres;
+pub mod uid;
+
+pub use convert::{ClassRename, Migration};
 
 pub use crate::error::ResourceError;
 use crate::variant::Variant;
