@@ -9,6 +9,7 @@ mod batch;
 mod commands;
 mod debug;
 mod ordered;
+mod resource;
 mod text;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -47,6 +48,8 @@ enum Command {
     /// Talk to a running Godot game through its remote debugger (`--remote-debug`): listen,
     /// print its messages, send commands; or replay a recorded session.
     Debug(debug::DebugArgs),
+    /// Read, edit and convert resource files (`.tres`, `.res`) as the engine saves them.
+    Resource(resource::ResourceArgs),
 }
 
 /// The engine family, or `auto` to guess it from the bytes.
@@ -290,6 +293,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Convert(a) => commands::convert(a),
         Command::Guess(a) => commands::guess(a),
         Command::Debug(a) => debug::debug(a),
+        Command::Resource(a) => resource::resource(a),
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,

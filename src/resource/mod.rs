@@ -112,6 +112,9 @@ impl Resource {
     }
 }
 
+/// A decompressor for `RSCC` files (see [`ResourceFile::read_with`]).
+pub type Decompress = dyn Fn(&[u8]) -> Result<Vec<u8>, ResourceError>;
+
 /// A resource file: header, external resources, sub-resources and the main resource.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceFile {
@@ -131,13 +134,33 @@ pub struct ResourceFile {
 
 impl ResourceFile {
     /// Reads a `.tres` or `.res` file (told apart by the `RSRC` magic). A compressed
-    /// `RSCC` file is refused with [`ResourceError::Unsupported`].
+    /// `RSCC` file is refused with [`ResourceError::Unsupported`]: read it with
+    /// [`ResourceFile::read_with`].
     pub fn read(bytes: &[u8]) -> Result<ResourceFile, ResourceError> {
+        Self::read_with(bytes, &|_: &[u8]| {
+            Err(ResourceError::Unsupported(
+                "compressed resource files (RSCC) need a decompressor: see ResourceFile::read_with"
+                    .into(),
+            ))
+        })
+    }
+
+    /// [`ResourceFile::read`], with `decompress` for `RSCC` files: it is given the bytes
+    /// after the `RSCC` magic (a `FileAccessCompressed` stream,
+    /// core/io/file_access_compressed.cpp) and returns what they hold, the `.res` without
+    /// its `RSRC` magic (resource_format_binary.cpp, `ResourceLoaderBinary::open`). The
+    /// decompressor bounds what it allocates by the stream's declared size.
+    pub fn read_with(
+        bytes: &[u8],
+        decompress: &Decompress,
+    ) -> Result<ResourceFile, ResourceError> {
         match bytes.get(..4) {
             Some(b"RSRC") => binary::read(bytes),
-            Some(b"RSCC") => Err(ResourceError::Unsupported(
-                "compressed resource files (RSCC) are not read yet".into(),
-            )),
+            Some(b"RSCC") => {
+                let mut inner = b"RSRC".to_vec();
+                inner.extend(decompress(&bytes[4..])?);
+                binary::read(&inner)
+            }
             _ => {
                 let text = std::str::from_utf8(bytes).map_err(|e| ResourceError::Binary {
                     offset: e.valid_up_to(),
@@ -153,6 +176,41 @@ impl ResourceFile {
         match &self.encoding {
             Encoding::Text { .. } => Ok(tres::write(self).into_bytes()),
             Encoding::Binary(h) => binary_write::write(self, h),
+        }
+    }
+
+    /// What the file is, in a few words (`.res (RSRC) of Godot 4.3, format 6`), or `None`
+    /// when `bytes` start like no resource file.
+    pub fn describe(bytes: &[u8]) -> Option<String> {
+        let word = |at: usize| -> Option<u32> {
+            Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
+        };
+        match bytes.get(..4)? {
+            b"RSRC" => Some(format!(
+                ".res (RSRC) of Godot {}.{}, format {}",
+                word(12)?,
+                word(16)?,
+                word(20)?
+            )),
+            b"RSCC" => Some(".res compressed (RSCC, FileAccessCompressed)".into()),
+            b"[gd_" => {
+                let line = std::str::from_utf8(&bytes[..bytes.len().min(300)]).ok()?;
+                let line = line.lines().next()?;
+                let format = line.split("format=").nth(1)?.split([' ', ']']).next()?;
+                let kind = if line.starts_with("[gd_scene") {
+                    ".tscn"
+                } else {
+                    ".tres"
+                };
+                let engine = match format {
+                    "1" => "Godot 2",
+                    "2" => "Godot 3",
+                    "3" => "Godot 4",
+                    _ => "an unknown engine",
+                };
+                Some(format!("{kind} text, format {format} ({engine})"))
+            }
+            _ => None,
         }
     }
 
