@@ -102,6 +102,37 @@ impl Resource {
             .map(|(_, v)| v)
     }
 
+    /// The properties as a Dictionary of name → value (String keys), in their order.
+    pub fn to_dictionary(&self) -> Variant {
+        let mut d = crate::variant::Dictionary::new();
+        for (name, value) in &self.properties {
+            d.insert(Variant::String(name.as_str().into()), value.clone());
+        }
+        Variant::Dictionary(d)
+    }
+
+    /// A `#[derive(GodotVariant)]` type filled from the properties (its fields by name; the
+    /// properties it does not name are ignored as the derive ignores extra keys).
+    ///
+    /// ```
+    /// use gdvariant::resource::Resource;
+    /// use gdvariant::{GodotVariant, Variant};
+    ///
+    /// #[derive(GodotVariant, Debug, PartialEq)]
+    /// struct Save { name: String, hp: i64 }
+    ///
+    /// let r = Resource {
+    ///     class: "Resource".into(),
+    ///     id: Variant::Nil,
+    ///     properties: vec![("name".into(), "ann".into()), ("hp".into(), Variant::Int(90))],
+    /// };
+    /// assert_eq!(r.to_typed::<Save>()?, Save { name: "ann".into(), hp: 90 });
+    /// # Ok::<(), gdvariant::FromVariantError>(())
+    /// ```
+    pub fn to_typed<T: crate::FromVariant>(&self) -> Result<T, crate::FromVariantError> {
+        T::from_variant(&self.to_dictionary())
+    }
+
     /// Sets property `name`, in place when stored, else appended (the engine writes a
     /// property left at its default not at all, so a new one goes last).
     pub fn set(&mut self, name: &str, value: Variant) {
@@ -150,10 +181,7 @@ impl ResourceFile {
     /// core/io/file_access_compressed.cpp) and returns what they hold, the `.res` without
     /// its `RSRC` magic (resource_format_binary.cpp, `ResourceLoaderBinary::open`). The
     /// decompressor bounds what it allocates by the stream's declared size.
-    pub fn read_with(
-        bytes: &[u8],
-        decompress: &Decompress,
-    ) -> Result<ResourceFile, ResourceError> {
+    pub fn read_with(bytes: &[u8], decompress: &Decompress) -> Result<ResourceFile, ResourceError> {
         match bytes.get(..4) {
             Some(b"RSRC") => binary::read(bytes),
             Some(b"RSCC") => {
