@@ -18,26 +18,33 @@ pub(super) const FLAG_HAS_SCRIPT_CLASS: u32 = 8;
 /// The deepest nesting read (the engines' `MAX_RECURSION_DEPTH`).
 const MAX_DEPTH: usize = 1024;
 
-/// The binary resource encoding's type ids (its own numbering, not the Variant's), for the
-/// kinds that are one fixed layout: resource_format_binary.cpp, the `VARIANT_*` enum.
-pub(super) const FIXED_IDS: &[(u32, Kind)] = &[
-    (10, Kind::Vector2),
-    (11, Kind::Rect2),
-    (12, Kind::Vector3),
-    (13, Kind::Plane),
-    (14, Kind::Quaternion),
-    (15, Kind::Aabb),
-    (16, Kind::Basis),
-    (17, Kind::Transform3D),
-    (18, Kind::Transform2D),
-    (20, Kind::Color),
-    (45, Kind::Vector2i),
-    (46, Kind::Rect2i),
-    (47, Kind::Vector3i),
-    (50, Kind::Vector4),
-    (51, Kind::Vector4i),
-    (52, Kind::Projection),
-];
+/// The binary resource encoding's type ids, generated from spec/resource_binary.yaml.
+#[rustfmt::skip]
+#[path = "../generated/resource_binary.rs"]
+mod tables;
+
+/// The kind of type id `id` in format `format`, and whether the id is its 64-bit form.
+fn kind_of(id: u32, format: u32) -> Option<(Kind, bool)> {
+    tables::TYPES.iter().find_map(|&(kind, i, since, wide)| {
+        if format < since {
+            None
+        } else if i == id {
+            Some((kind, false))
+        } else if wide == Some(id) && format >= 2 {
+            Some((kind, true))
+        } else {
+            None
+        }
+    })
+}
+
+/// The type id of `kind` in format `format`, and the id of its 64-bit form.
+pub(super) fn id_of(kind: Kind, format: u32) -> Option<(u32, u32)> {
+    tables::TYPES
+        .iter()
+        .find(|&&(k, _, since, _)| k == kind && format >= since)
+        .map(|&(_, id, _, wide)| (id, wide.unwrap_or(id)))
+}
 
 struct Reader<'a> {
     b: &'a [u8],
@@ -142,20 +149,32 @@ impl<'a> Reader<'a> {
         }
         let id = self.u32()?;
         let wide = self.real64;
-        if let Some(&(_, kind)) = FIXED_IDS.iter().find(|(i, _)| *i == id) {
-            return with_fixed!(kind, T => Ok(self.fixed::<T>(wide)?.into_variant()), _ => unreachable!());
+        let (kind, long) = kind_of(id, self.format).ok_or_else(|| {
+            err(
+                at,
+                format!(
+                    "unknown binary resource type {id} in format {}",
+                    self.format
+                ),
+            )
+        })?;
+        if let Some(v) =
+            with_fixed!(kind, T => Some(self.fixed::<T>(wide)?.into_variant()), _ => None)
+        {
+            return Ok(v);
         }
-        Ok(match id {
-            1 => Variant::Nil,
-            2 => Variant::Bool(self.u32()? != 0),
-            3 => Variant::Int(i64::from(self.u32()? as i32)),
-            40 => Variant::Int(self.u64()? as i64),
-            4 if wide => Variant::Float(f64::from_bits(self.u64()?)),
-            4 => Variant::Float(f64::from(f32::from_bits(self.u32()?))),
-            41 => Variant::Float(f64::from_bits(self.u64()?)),
-            5 => Variant::String(self.string()?.into()),
-            44 => Variant::StringName(StringName(self.string()?.into())),
-            22 => {
+        use Kind as K;
+        Ok(match (kind, long) {
+            (K::Nil, _) => Variant::Nil,
+            (K::Bool, _) => Variant::Bool(self.u32()? != 0),
+            (K::Int, false) => Variant::Int(i64::from(self.u32()? as i32)),
+            (K::Int, true) => Variant::Int(self.u64()? as i64),
+            (K::Float, false) if wide => Variant::Float(f64::from_bits(self.u64()?)),
+            (K::Float, false) => Variant::Float(f64::from(f32::from_bits(self.u32()?))),
+            (K::Float, true) => Variant::Float(f64::from_bits(self.u64()?)),
+            (K::String, _) => Variant::String(self.string()?.into()),
+            (K::StringName, _) => Variant::StringName(StringName(self.string()?.into())),
+            (K::NodePath, _) => {
                 let names = u16::from_le_bytes(self.take(2)?.try_into().unwrap()) as usize;
                 let sub = u16::from_le_bytes(self.take(2)?.try_into().unwrap());
                 let absolute = sub & 0x8000 != 0;
@@ -173,8 +192,8 @@ impl<'a> Reader<'a> {
                 }
                 Variant::NodePath(Box::new(path))
             }
-            23 => Variant::Rid(u64::from(self.u32()?)),
-            24 => {
+            (K::Rid, _) => Variant::Rid(u64::from(self.u32()?)),
+            (K::Object, _) => {
                 let kind_at = self.at;
                 match self.u32()? {
                     0 => Variant::Nil,
@@ -200,9 +219,9 @@ impl<'a> Reader<'a> {
                     k => return Err(err(kind_at, format!("object kind {k} is not read"))),
                 }
             }
-            42 => Variant::Callable,
-            43 => Variant::Signal(Default::default()),
-            26 => {
+            (K::Callable, _) => Variant::Callable,
+            (K::Signal, _) => Variant::Signal(Default::default()),
+            (K::Dictionary, _) => {
                 let n = self.count(8)? & 0x7fff_ffff;
                 let mut d = Dictionary::new();
                 for _ in 0..n {
@@ -212,7 +231,7 @@ impl<'a> Reader<'a> {
                 }
                 Variant::Dictionary(d)
             }
-            30 => {
+            (K::Array, _) => {
                 let n = self.count(4)? & 0x7fff_ffff;
                 let mut items = Vec::with_capacity(n);
                 for _ in 0..n {
@@ -220,13 +239,13 @@ impl<'a> Reader<'a> {
                 }
                 Variant::Array(Array::new(items))
             }
-            31 => {
+            (K::PackedByteArray, _) => {
                 let n = self.count(1)?;
                 let v = self.take(n)?.to_vec();
                 self.padding(n)?;
                 Variant::PackedByteArray(v)
             }
-            32 => {
+            (K::PackedInt32Array, _) => {
                 let n = self.count(4)?;
                 let mut v = Vec::with_capacity(n);
                 for _ in 0..n {
@@ -234,7 +253,7 @@ impl<'a> Reader<'a> {
                 }
                 Variant::PackedInt32Array(v)
             }
-            48 => {
+            (K::PackedInt64Array, _) => {
                 let n = self.count(8)?;
                 let mut v = Vec::with_capacity(n);
                 for _ in 0..n {
@@ -242,7 +261,7 @@ impl<'a> Reader<'a> {
                 }
                 Variant::PackedInt64Array(v)
             }
-            33 => {
+            (K::PackedFloat32Array, _) => {
                 let n = self.count(4)?;
                 let mut v = Vec::with_capacity(n);
                 for _ in 0..n {
@@ -250,7 +269,7 @@ impl<'a> Reader<'a> {
                 }
                 Variant::PackedFloat32Array(v)
             }
-            49 => {
+            (K::PackedFloat64Array, _) => {
                 let n = self.count(8)?;
                 let mut v = Vec::with_capacity(n);
                 for _ in 0..n {
@@ -258,7 +277,7 @@ impl<'a> Reader<'a> {
                 }
                 Variant::PackedFloat64Array(v)
             }
-            34 => {
+            (K::PackedStringArray, _) => {
                 let n = self.count(4)?;
                 let mut v = Vec::with_capacity(n);
                 for _ in 0..n {
@@ -266,11 +285,11 @@ impl<'a> Reader<'a> {
                 }
                 Variant::PackedStringArray(v)
             }
-            35 => self.packed::<crate::math::Vector3>(wide)?,
-            36 => self.packed::<crate::math::Color>(false)?,
-            37 => self.packed::<crate::math::Vector2>(wide)?,
-            53 => self.packed::<crate::math::Vector4>(wide)?,
-            other => return Err(err(at, format!("unknown binary resource type {other}"))),
+            (K::PackedVector3Array, _) => self.packed::<crate::math::Vector3>(wide)?,
+            (K::PackedColorArray, _) => self.packed::<crate::math::Color>(false)?,
+            (K::PackedVector2Array, _) => self.packed::<crate::math::Vector2>(wide)?,
+            (K::PackedVector4Array, _) => self.packed::<crate::math::Vector4>(wide)?,
+            (other, _) => return Err(err(at, format!("type {id} ({other:?}) is not read"))),
         })
     }
 }
@@ -312,7 +331,7 @@ pub(super) fn read(b: &[u8]) -> Result<ResourceFile, ResourceError> {
     let major = r.u32()?;
     let minor = r.u32()?;
     let format = r.u32()?;
-    if major > 4 || format > 6 {
+    if major > 4 || format > tables::NEWEST_FORMAT {
         return Err(err(
             12,
             format!("engine {major}.{minor}, format {format}: newer than known"),
@@ -409,4 +428,10 @@ pub(super) fn read(b: &[u8]) -> Result<ResourceFile, ResourceError> {
         sub_resources: resources,
         main,
     })
+}
+
+/// The binary format versions known (spec/resource_binary.yaml): version, the first engine
+/// that writes it, and what it changed.
+pub(super) fn formats() -> &'static [(u32, &'static str, &'static str)] {
+    tables::FORMATS
 }

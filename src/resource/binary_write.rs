@@ -1,8 +1,9 @@
 //! Writing `.res` files as `ResourceFormatSaverBinaryInstance::save` and `write_variant`
 //! do (core/io/resource_format_binary.cpp).
 
-use super::binary::{FIXED_IDS, FLAG_REAL_T_IS_DOUBLE, RESERVED_FIELDS};
+use super::binary::{id_of, FLAG_REAL_T_IS_DOUBLE, RESERVED_FIELDS};
 use super::{BinaryHeader, Resource, ResourceError, ResourceFile};
+use crate::generated::kinds::Kind;
 use crate::text::reference_of;
 use crate::variant::layout::{fits_f32, FixedLayout};
 use crate::variant::value::with_fixed;
@@ -12,6 +13,7 @@ struct Writer<'a> {
     out: Vec<u8>,
     wide: bool,
     godot4: bool,
+    format: u32,
     strings: Vec<String>,
     file: &'a ResourceFile,
 }
@@ -43,7 +45,7 @@ impl Writer<'_> {
         // Godot 3 refers to a sub-resource by its own number (`local://N`).
         if let (false, Variant::Int(n)) = (self.godot4, id) {
             if class == "SubResource" {
-                self.u32(24);
+                self.tag(Kind::Object, false)?;
                 self.u32(2);
                 self.u32(*n as u32);
                 return Ok(());
@@ -57,7 +59,7 @@ impl Writer<'_> {
         let index = index.ok_or_else(|| {
             ResourceError::Unsupported(format!("{class}({id:?}) refers to no section of the file"))
         })?;
-        self.u32(24);
+        self.tag(Kind::Object, false)?;
         self.u32(kind);
         self.u32(index as u32);
         Ok(())
@@ -68,45 +70,45 @@ impl Writer<'_> {
             return self.reference(class, id);
         }
         let kind = v.kind();
-        if let Some(&(id, _)) = FIXED_IDS.iter().find(|(_, k)| *k == kind) {
-            self.u32(id);
-            let wide = self.wide;
-            with_fixed!(kind, T => T::from_value(v).expect("kind checked").write(wide, &mut self.out), _ => unreachable!());
+        let wide = self.wide;
+        if v.as_fixed().is_some() {
+            self.tag(kind, false)?;
+            with_fixed!(kind, T => T::from_value(v).expect("kind checked").write(wide, &mut self.out), _ => {});
             return Ok(());
         }
         match v {
             Variant::Nil => self.u32(1),
             Variant::Bool(b) => {
-                self.u32(2);
+                self.tag(Kind::Bool, false)?;
                 self.u32(u32::from(*b));
             }
             Variant::Int(i) if i32::try_from(*i).is_ok() => {
-                self.u32(3);
+                self.tag(Kind::Int, false)?;
                 self.u32(*i as i32 as u32);
             }
             Variant::Int(i) => {
-                self.u32(40);
+                self.tag(Kind::Int, true)?;
                 self.u64(*i as u64);
             }
             // A double is written as VARIANT_FLOAT when f32 holds it (`write_variant`).
             Variant::Float(f) if fits_f32(*f) && !self.wide => {
-                self.u32(4);
+                self.tag(Kind::Float, false)?;
                 self.u32((*f as f32).to_bits());
             }
             Variant::Float(f) => {
-                self.u32(41);
+                self.tag(Kind::Float, true)?;
                 self.u64(f.to_bits());
             }
             Variant::String(s) => {
-                self.u32(5);
+                self.tag(Kind::String, false)?;
                 self.string(s);
             }
             Variant::StringName(s) => {
-                self.u32(44);
+                self.tag(Kind::StringName, false)?;
                 self.string(&s.0);
             }
             Variant::NodePath(p) => {
-                self.u32(22);
+                self.tag(Kind::NodePath, false)?;
                 self.out
                     .extend_from_slice(&(p.names.len() as u16).to_le_bytes());
                 let sub = p.subnames.len() as u16 | if p.absolute { 0x8000 } else { 0 };
@@ -124,17 +126,17 @@ impl Writer<'_> {
                 }
             }
             Variant::Rid(r) => {
-                self.u32(23);
+                self.tag(Kind::Rid, false)?;
                 self.u32(*r as u32);
             }
             Variant::Object(_) => {
-                self.u32(24);
+                self.tag(Kind::Object, false)?;
                 self.u32(0);
             }
             Variant::Callable => self.u32(42),
             Variant::Signal(_) => self.u32(43),
             Variant::Dictionary(d) => {
-                self.u32(26);
+                self.tag(Kind::Dictionary, false)?;
                 self.u32(d.len() as u32);
                 for (k, v) in d.iter() {
                     self.variant(k)?;
@@ -142,47 +144,53 @@ impl Writer<'_> {
                 }
             }
             Variant::Array(a) => {
-                self.u32(30);
+                self.tag(Kind::Array, false)?;
                 self.u32(a.items.len() as u32);
                 for item in &a.items {
                     self.variant(item)?;
                 }
             }
             Variant::PackedByteArray(b) => {
-                self.u32(31);
+                self.tag(Kind::PackedByteArray, false)?;
                 self.u32(b.len() as u32);
                 self.out.extend_from_slice(b);
                 self.out.resize(self.out.len() + (4 - b.len() % 4) % 4, 0);
             }
             Variant::PackedInt32Array(a) => {
-                self.u32(32);
+                self.tag(Kind::PackedInt32Array, false)?;
                 self.u32(a.len() as u32);
                 a.iter().for_each(|x| self.u32(*x as u32));
             }
             Variant::PackedInt64Array(a) => {
-                self.u32(48);
+                self.tag(Kind::PackedInt64Array, false)?;
                 self.u32(a.len() as u32);
                 a.iter().for_each(|x| self.u64(*x as u64));
             }
             Variant::PackedFloat32Array(a) => {
-                self.u32(33);
+                self.tag(Kind::PackedFloat32Array, false)?;
                 self.u32(a.len() as u32);
                 a.iter().for_each(|x| self.u32(x.to_bits()));
             }
             Variant::PackedFloat64Array(a) => {
-                self.u32(49);
+                self.tag(Kind::PackedFloat64Array, false)?;
                 self.u32(a.len() as u32);
                 a.iter().for_each(|x| self.u64(x.to_bits()));
             }
             Variant::PackedStringArray(a) => {
-                self.u32(34);
+                self.tag(Kind::PackedStringArray, false)?;
                 self.u32(a.len() as u32);
                 a.iter().for_each(|s| self.string(s));
             }
-            Variant::PackedVector2Array(a) => self.packed(37, a, self.wide),
-            Variant::PackedVector3Array(a) => self.packed(35, a, self.wide),
-            Variant::PackedColorArray(a) => self.packed(36, a, false),
-            Variant::PackedVector4Array(a) => self.packed(53, a, self.wide),
+            Variant::PackedVector2Array(a) => {
+                self.packed(Kind::PackedVector2Array, a, self.wide)?
+            }
+            Variant::PackedVector3Array(a) => {
+                self.packed(Kind::PackedVector3Array, a, self.wide)?
+            }
+            Variant::PackedColorArray(a) => self.packed(Kind::PackedColorArray, a, false)?,
+            Variant::PackedVector4Array(a) => {
+                self.packed(Kind::PackedVector4Array, a, self.wide)?
+            }
             other => {
                 return Err(ResourceError::Unsupported(format!(
                     "a {:?} cannot be stored in a binary resource",
@@ -193,10 +201,29 @@ impl Writer<'_> {
         Ok(())
     }
 
-    fn packed<T: FixedLayout>(&mut self, id: u32, a: &[T], wide: bool) {
-        self.u32(id);
+    /// Writes the type id of `kind` (its 64-bit form's with `wide`), refused when the
+    /// file's format has no such type.
+    fn tag(&mut self, kind: Kind, wide: bool) -> Result<(), ResourceError> {
+        let (id, wide_id) = id_of(kind, self.format).ok_or_else(|| {
+            ResourceError::Unsupported(format!(
+                "a {kind:?} cannot be stored in a format {} binary resource",
+                self.format
+            ))
+        })?;
+        self.u32(if wide { wide_id } else { id });
+        Ok(())
+    }
+
+    fn packed<T: FixedLayout>(
+        &mut self,
+        kind: Kind,
+        a: &[T],
+        wide: bool,
+    ) -> Result<(), ResourceError> {
+        self.tag(kind, false)?;
         self.u32(a.len() as u32);
         a.iter().for_each(|x| x.write(wide, &mut self.out));
+        Ok(())
     }
 }
 
@@ -206,6 +233,7 @@ pub(super) fn write(file: &ResourceFile, h: &BinaryHeader) -> Result<Vec<u8>, Re
         out: b"RSRC".to_vec(),
         wide: h.real64 || h.flags & FLAG_REAL_T_IS_DOUBLE != 0,
         godot4: h.format >= 4,
+        format: h.format,
         strings: h.strings.clone(),
         file,
     };

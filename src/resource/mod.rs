@@ -29,6 +29,17 @@ pub use convert::{ClassRename, Migration};
 pub use crate::error::ResourceError;
 use crate::variant::Variant;
 
+/// The `.res` format versions known: (version, the first engine that writes it, what it
+/// changed), from spec/resource_binary.yaml.
+///
+/// ```
+/// let newest = gdvariant::resource::binary_formats().last().unwrap();
+/// assert_eq!((newest.0, newest.1), (6, "4.3"));
+/// ```
+pub fn binary_formats() -> &'static [(u32, &'static str, &'static str)] {
+    binary::formats()
+}
+
 /// Which of the engine's two resource encodings a file is in, with what that encoding's
 /// header holds beyond the class.
 #[derive(Clone, Debug, PartialEq)]
