@@ -143,8 +143,8 @@ pub mod private;
 mod scalar;
 
 #[cfg(feature = "serde")]
-pub(crate) use error::path_text;
-pub use error::{FromVariantError, FromVariantErrorKind, PathSegment};
+pub use crate::error::PathSegment;
+pub use error::{FromVariantError, FromVariantErrorKind};
 
 use crate::generated::kinds::Kind;
 use crate::variant::{Array, ElementType, Variant};

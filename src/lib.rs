@@ -78,6 +78,9 @@ pub mod convert;
 pub mod debugger;
 mod decode;
 mod dialect;
+#[cfg(feature = "editor")]
+#[cfg_attr(docsrs, doc(cfg(feature = "editor")))]
+pub mod editor;
 mod encode;
 mod error;
 pub mod explain;
@@ -130,3 +133,47 @@ pub use version::{ParseVersionError, Version};
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeExamples;
+
+/// The guide's Rust examples (every page of `docs/`), compiled and run as doc-tests like the
+/// README's (`tests/docs_links.rs` checks that every page is listed here).
+#[cfg(doctest)]
+mod guide_examples {
+    #[doc = include_str!("../docs/README.md")]
+    struct Readme;
+    #[doc = include_str!("../docs/adding-a-type.md")]
+    struct AddingAType;
+    #[doc = include_str!("../docs/architecture.md")]
+    struct Architecture;
+    #[doc = include_str!("../docs/command.md")]
+    struct Command;
+    #[doc = include_str!("../docs/debugger.md")]
+    struct Debugger;
+    #[doc = include_str!("../docs/derive-and-serde.md")]
+    struct DeriveAndSerde;
+    #[doc = include_str!("../docs/dialects.md")]
+    struct Dialects;
+    #[doc = include_str!("../docs/editor.md")]
+    struct Editor;
+    #[doc = include_str!("../docs/engine-rules.md")]
+    struct EngineRules;
+    #[doc = include_str!("../docs/fuzzing.md")]
+    struct Fuzzing;
+    #[doc = include_str!("../docs/game-servers.md")]
+    struct GameServers;
+    #[doc = include_str!("../docs/library.md")]
+    struct Library;
+    #[doc = include_str!("../docs/performance-history.md")]
+    struct PerformanceHistory;
+    #[doc = include_str!("../docs/performance.md")]
+    struct Performance;
+    #[doc = include_str!("../docs/python.md")]
+    struct Python;
+    #[doc = include_str!("../docs/spec-and-generator.md")]
+    struct SpecAndGenerator;
+    #[doc = include_str!("../docs/testing.md")]
+    struct Testing;
+    #[doc = include_str!("../docs/text-form.md")]
+    struct TextForm;
+    #[doc = include_str!("../docs/untrusted-input.md")]
+    struct UntrustedInput;
+}

@@ -5,11 +5,15 @@
 //! a double-precision engine's `f64` fits as is, so one model carries both builds losslessly.
 //! Integer vectors are `i32`, as in every engine; `Color` is always four `f32`.
 
+/// Any math value, or packed array of them, from its kind and components in order: what a
+/// generic front end (the Python bindings) builds values with, knowing no layout itself.
+pub use crate::variant::layout::components_of;
 /// Every math type by its components, as the spec lays them out (see [`FixedLayout`]).
 pub use crate::variant::layout::{
     Component, FixedLayout, FixedValue, PackedLayout, PackedValue, Scalar,
 };
 pub use crate::variant::math::*;
+pub use crate::variant::value::{fixed_from, packed_from};
 
 impl Basis {
     /// The identity matrix.

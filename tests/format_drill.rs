@@ -6,7 +6,7 @@
 //! `PackedAabbiArray` as type 40. `cargo codegen` regenerates; then a test written into the copy
 //! round-trips a value of each through bytes (checked against bytes written out by hand from
 //! the new spec entry), text, JSON and `explain`, and checks that Godot 4.6 refuses them. The
-//! README's "Adding a type or an engine version" walks through the same edit.
+//! docs/adding-a-type.md walks through the same edit.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -78,7 +78,7 @@ fn savegame() -> (Vec<u8>, Format) {
     (bytes, format)
 }
 
-/// The engine's savegame (Godot 3.2.3 `store_var`, the README's benchmark): every frame is
+/// The engine's savegame (Godot 3.2.3 `store_var`, the benchmarks' savegame): every frame is
 /// taken, the one with a NodePath too (the scan used to leave NodePaths to the driver), and
 /// written as serde_json writes it.
 #[test]

@@ -22,8 +22,8 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 const G3: Dialect = Dialect::Godot3;
 
 // ---------------------------------------------------------------------------------------
-// What 3.2.3's own parser cannot read (each one observed on the engine; see the README's
-// text section): such texts are compared only one way.
+// What 3.2.3's own parser cannot read (each one observed on the engine; see the Godot 3
+// section of docs/text-form.md): such texts are compared only one way.
 
 fn godot3_parser_reads(v: &Variant) -> bool {
     let finite = |x: f64| x.is_finite();

@@ -395,7 +395,7 @@ pub fn reencode(v: &Variant, setup: &Setup) -> Result<Vec<u8>, EncodeError> {
 }
 
 /// `a` and `b` are the same bit for bit, except that a null Object in `a` may be Nil in `b`:
-/// the engines write a null object as a bare NIL (README, Engine rules; `encode_variant`,
+/// the engines write a null object as a bare NIL (docs/engine-rules.md; `encode_variant`,
 /// case OBJECT), so an `OBJECT` header with an empty class comes back as Nil.
 fn same_but_null_objects(a: &Variant, b: &Variant) -> bool {
     match (a, b) {

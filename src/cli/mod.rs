@@ -8,6 +8,7 @@
 mod batch;
 mod commands;
 mod debug;
+mod edit;
 mod ordered;
 mod resource;
 mod text;
@@ -48,6 +49,9 @@ enum Command {
     /// Talk to a running Godot game through its remote debugger (`--remote-debug`): listen,
     /// print its messages, send commands; or replay a recorded session.
     Debug(debug::DebugArgs),
+    /// Open files in the save editor: a local page with the values as a tree beside their
+    /// bytes, edited in place and saved back.
+    Edit(edit::EditArgs),
     /// Read, edit and convert resource files (`.tres`, `.res`) as the engine saves them.
     Resource(resource::ResourceArgs),
 }
@@ -180,6 +184,12 @@ impl Failure {
             message: format!("{}: {e}", shown(path)),
         }
     }
+    fn editor(e: gdvariant::editor::EditorError) -> Failure {
+        Failure {
+            code: EXIT_IO,
+            message: e.to_string(),
+        }
+    }
     /// A failure that has already been reported (or needs no message).
     fn quiet(code: u8) -> Failure {
         Failure {
@@ -293,6 +303,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Convert(a) => commands::convert(a),
         Command::Guess(a) => commands::guess(a),
         Command::Debug(a) => debug::debug(a),
+        Command::Edit(a) => edit::edit(a),
         Command::Resource(a) => resource::resource(a),
     };
     match r {

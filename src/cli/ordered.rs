@@ -107,7 +107,7 @@ pub fn run<B, R>(
 
 /// Byte buffers handed back once used, for the next batch: fresh big buffers cost a page
 /// fault per 4 KiB each time (glibc gives them back to the system when freed), which on the
-/// README's savegame was a fifth of the CPU time of `decode`.
+/// the benchmarks' savegame was a fifth of the CPU time of `decode`.
 pub struct Spare {
     kept: Mutex<Vec<Vec<u8>>>,
     most: usize,

@@ -1,5 +1,6 @@
 //! `FromVariantError`: why a `Variant` did not convert to a Rust type, and where in the value.
 
+use crate::error::{path_text, PathSegment};
 use crate::generated::kinds::Kind;
 use crate::variant::Variant;
 use std::borrow::Cow;
@@ -15,17 +16,6 @@ pub struct FromVariantError {
     /// Path segments, innermost first (segments are pushed while the error travels outwards).
     path: Vec<PathSegment>,
     kind: FromVariantErrorKind,
-}
-
-/// One step of a [`FromVariantError`]'s path.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PathSegment {
-    /// A struct field or object property (`.pos`).
-    Field(Cow<'static, str>),
-    /// An array element (`[3]`).
-    Index(usize),
-    /// A map entry, by the key's text (`["sword"]`).
-    Key(String),
 }
 
 /// What went wrong, without the path.
@@ -146,33 +136,6 @@ impl PathSegment {
             other => format!("<{}>", other.kind().name()),
         })
     }
-}
-
-/// Segments, outermost first, as text (`players[3].pos`): the one spelling of a path for the
-/// derive's errors and serde's.
-pub(crate) fn path_text<'a>(segments: impl Iterator<Item = &'a PathSegment>) -> String {
-    let mut out = String::new();
-    for seg in segments {
-        match seg {
-            PathSegment::Field(name) => {
-                if !out.is_empty() {
-                    out.push('.');
-                }
-                out.push_str(name);
-            }
-            PathSegment::Index(i) => {
-                out.push('[');
-                out.push_str(&i.to_string());
-                out.push(']');
-            }
-            PathSegment::Key(k) => {
-                out.push('[');
-                out.push_str(k);
-                out.push(']');
-            }
-        }
-    }
-    out
 }
 
 impl fmt::Display for FromVariantErrorKind {

@@ -253,7 +253,7 @@ impl<'a> Build<'a> for Variant {
     fn object(class: GString, properties: Vec<(GString, Variant)>) -> Variant {
         // Class and property names are kept as text: a name that is not Unicode names no
         // class or property of the engine, which then refuses the object or drops the
-        // property (README, Engine rules).
+        // property (docs/engine-rules.md).
         let class = class.into_string();
         let properties = properties
             .into_iter()

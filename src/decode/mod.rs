@@ -85,7 +85,7 @@ pub struct DecodeOptions {
     /// object of a class the engine lacks or cannot instantiate, a `script` property that is
     /// not a String path, a bad script path of an object or a script-typed container), and
     /// give typed containers the engine's value (elements of the wrong type dropped, ints in a
-    /// float container made floats, …; the README's Engine rules say each). Off by default:
+    /// float container made floats, …; docs/engine-rules.md says each). Off by default:
     /// decoding then reads objects and containers as data, exactly as written.
     pub engine_strict: bool,
     /// With `engine_strict`: the script paths that exist in the receiving project

@@ -1,9 +1,13 @@
 //! Errors of decoding and encoding, with the byte offset and the dialect.
 
+/// The path to a place inside a value, as conversion and serde errors give it.
+mod path;
 /// The error of the serde route (`gdvariant::serde::Error`): here, below both the serde
 /// module and the typed calls, which each name it.
 #[cfg(feature = "serde")]
 mod serde;
+pub(crate) use self::path::path_text;
+pub use self::path::PathSegment;
 #[cfg(feature = "serde")]
 pub use self::serde::Error as SerdeError;
 

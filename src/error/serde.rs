@@ -1,9 +1,8 @@
 //! The error of the serde route: a serde message, or the codec's own error, with the path to
 //! where in the value it happened.
 
-use crate::convert::PathSegment;
-use crate::error::{DecodeError, EncodeError};
-use crate::variant::Variant;
+use super::path::{path_text, PathSegment};
+use super::{DecodeError, EncodeError};
 use std::fmt::Display;
 
 /// Why a value could not go through `gdvariant::serde`.
@@ -24,7 +23,7 @@ pub enum Error {
     #[error(transparent)]
     Decode(#[from] DecodeError),
     /// An error inside the value: `error` (never itself `At`) at `path`.
-    #[error("{}: {error}", crate::convert::path_text(path.iter().rev()))]
+    #[error("{}: {error}", path_text(path.iter().rev()))]
     At {
         /// Path segments, innermost first (pushed while the error travels outwards).
         path: Vec<PathSegment>,
@@ -53,19 +52,10 @@ impl Error {
         self.at(PathSegment::Field(name.to_string().into()))
     }
 
-    /// One map entry further in: `.name` for a String key of a struct, else `[key]`.
-    pub(crate) fn at_entry(self, key: &Variant, is_struct: bool) -> Error {
-        match key {
-            Variant::String(s) if is_struct => self.in_field(s),
-            Variant::StringName(s) if is_struct => self.in_field(&s.0),
-            _ => self.at(PathSegment::key(key)),
-        }
-    }
-
     /// The path to the error as text (`players[3].level`); empty at the root value.
     pub fn path(&self) -> String {
         match self {
-            Error::At { path, .. } => crate::convert::path_text(path.iter().rev()),
+            Error::At { path, .. } => path_text(path.iter().rev()),
             _ => String::new(),
         }
     }

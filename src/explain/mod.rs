@@ -12,6 +12,9 @@
 
 mod format;
 mod observer;
+mod spans;
+
+pub use spans::{decode_with_spans, ValueSpan, ValueSpans};
 
 use crate::decode::{DecodeOptions, Decoder, Probe};
 use crate::dialect::Dialect;

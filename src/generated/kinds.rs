@@ -306,7 +306,7 @@ pub enum Feature {
     StrictUtf8,
     /// Dictionary keys that are (or hold) Dictionaries compare by value; before, by identity (`Dictionary::operator==` compares the shared data), so two such keys decoded from bytes, being two Dictionaries, are two entries. Keys holding a non-null Object are two entries in every version (Objects compare by instance, and each decoded object is a new one).
     DictionaryKeysByValue,
-    /// An untyped Dictionary keeps a StringName key as a StringName; before, the engine stored it as a String (we keep the StringName in every version: README, Engine rules).
+    /// An untyped Dictionary keeps a StringName key as a StringName; before, the engine stored it as a String (we keep the StringName in every version: docs/engine-rules.md).
     StringNameKeysKept,
     /// A Dictionary key holding a freed object is written as the String "[Deleted Object]" with a NIL value.
     DeletedObjectKey,

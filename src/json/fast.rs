@@ -14,7 +14,7 @@
 //! its own. `tests/json_fast.rs` and the fuzz target `json` check that both agree.
 
 use super::read::Reader;
-use super::write::ESCAPED;
+use super::scalars::ESCAPED;
 use super::*;
 use crate::variant::key::same_key;
 

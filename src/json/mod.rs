@@ -84,14 +84,14 @@ pub fn to_json(value: &Variant) -> Value {
 /// written straight from the value.
 pub fn to_json_string(value: &Variant) -> String {
     let mut buf = Vec::new();
-    write::append(&mut buf, value);
+    direct::append(&mut buf, value);
     String::from_utf8(buf).expect("JSON text is UTF-8")
 }
 
 /// Writes the JSON text of `value` to `w` (no newline).
 pub fn write_json<W: std::io::Write>(mut w: W, value: &Variant) -> std::io::Result<()> {
     let mut buf = Vec::new();
-    write::append(&mut buf, value);
+    direct::append(&mut buf, value);
     w.write_all(&buf)
 }
 
@@ -105,7 +105,7 @@ pub fn write_json<W: std::io::Write>(mut w: W, value: &Variant) -> std::io::Resu
 /// assert_eq!(buf, br#"[{"type":"Int","value":7}"#);
 /// ```
 pub fn append_json(buf: &mut Vec<u8>, value: &Variant) {
-    write::append(buf, value)
+    direct::append(buf, value)
 }
 
 /// Appends the JSON text of the value at the start of `bytes` (as [`decode`](fn@crate::decode)
@@ -131,7 +131,7 @@ pub fn append_json_of_bytes(
     dialect: crate::Dialect,
     options: &crate::DecodeOptions,
 ) -> Option<usize> {
-    write::append_vouched(buf, bytes, dialect, options)
+    walk::append_vouched(buf, bytes, dialect, options)
 }
 
 /// The value a JSON document describes (the inverse of [`to_json`]).
@@ -380,13 +380,16 @@ fn kind_by_words(words: [u64; 3]) -> Option<Kind> {
 }
 
 /// The reader of our writer's layout, in front of the serde reader.
+mod direct;
 mod fast;
 mod frames;
 /// Walks a document, keeping the jq-style path for errors.
 mod path;
 mod read;
+mod scalars;
 mod seed;
 mod stream;
+mod walk;
 mod write;
 
 pub use frames::EncodeToError;

@@ -43,6 +43,7 @@
 //! import gdvariant's names one by one.
 
 mod de;
+mod entry;
 mod io;
 mod ser;
 mod types;

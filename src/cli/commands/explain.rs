@@ -1,0 +1,72 @@
+//! `gdvariant explain`: every field of the bytes at its offset.
+
+use super::*;
+use crate::cli::batch::Notes;
+use crate::cli::{read_all, shown, DialectArg, Failure, FramingArgs, Out};
+use clap::Args;
+use gdvariant::explain::ExplainOptions;
+use gdvariant::Version;
+use std::path::PathBuf;
+
+/// `gdvariant explain`.
+#[derive(Args, Debug)]
+pub struct ExplainArgs {
+    /// Engine family of the bytes
+    #[arg(long, short, value_enum, default_value = "auto")]
+    dialect: DialectArg,
+    /// Engine version that wrote the bytes [default: the newest]
+    #[arg(long, value_name = "V")]
+    engine_version: Option<Version>,
+    #[command(flatten)]
+    framing: FramingArgs,
+    /// Accept full objects (read as data)
+    #[arg(long)]
+    allow_objects: bool,
+    /// Refuse what the engine of this dialect and version refuses, and give typed containers
+    /// the engine's value (for bytes from strangers; see docs/engine-rules.md)
+    #[arg(long)]
+    engine_strict: bool,
+    /// List every element of every array (default: the first 16 of each)
+    #[arg(long)]
+    all: bool,
+    /// Input file; - for standard input
+    file: PathBuf,
+}
+
+pub fn explain(a: ExplainArgs) -> Result<(), Failure> {
+    let framing = a.framing.get()?;
+    let bytes = read_all(&a.file)?;
+    let (d, v, f) = resolve(
+        &a.file,
+        a.dialect,
+        a.engine_version,
+        framing,
+        Some((&bytes, bytes.len())),
+        true,
+        &mut Notes::stderr(),
+    )?;
+    let mut opts = ExplainOptions::new(d);
+    opts.decode.version = Some(v);
+    opts.decode.allow_objects = a.allow_objects;
+    opts.decode.engine_strict = a.engine_strict;
+    opts.framing = f;
+    if a.all {
+        opts.max_elements = usize::MAX;
+    }
+    let e = gdvariant::explain::explain(&bytes, &opts);
+    let mut out = Out::new();
+    out.line(&format!(
+        "{}: {} bytes, {} {}, {}",
+        shown(&a.file),
+        bytes.len(),
+        d,
+        v,
+        f
+    ))?;
+    out.bytes(e.to_string().as_bytes())?;
+    out.flush()?;
+    match &e.error {
+        None => Ok(()),
+        Some(err) => Err(Failure::data(format!("{}: {err}", shown(&a.file)))),
+    }
+}
