@@ -2,8 +2,8 @@
 
 mod invariants;
 mod resource;
-pub use resource::check_resource;
 pub use invariants::*;
+pub use resource::check_resource;
 
 // Every target measures the memory a decode takes (see `peak_during`).
 #[global_allocator]
