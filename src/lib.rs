@@ -168,6 +168,8 @@ mod guide_examples {
     struct Performance;
     #[doc = include_str!("../docs/python.md")]
     struct Python;
+    #[doc = include_str!("../docs/resources.md")]
+    struct Resources;
     #[doc = include_str!("../docs/spec-and-generator.md")]
     struct SpecAndGenerator;
     #[doc = include_str!("../docs/testing.md")]
