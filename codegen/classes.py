@@ -29,6 +29,7 @@ GODOT4 = [
     ("godot4.4", "0.5.1", "src/4.4/extension_api.json", "4.4"),
     ("godot4.5", "0.5.1", "src/4.5/extension_api.json", "4.5"),
     ("godot4.6", "0.5.1", "src/4.6/extension_api.json", "4.6"),
+    ("godot4.7", "0.5.1", "src/4.7/extension_api.json", "4.7"),
 ]
 # Godot 3 releases other than the installed 3.2.3: the `api.json` that the crates.io crate
 # `gdnative-bindings` ships, which is `godot --gdnative-generate-json-api` of the Godot 3

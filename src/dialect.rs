@@ -49,6 +49,17 @@ impl Dialect {
         }
     }
 
+    /// [`kind_of`](Self::kind_of) of every type id (`header & 0xFF`) at `version`, as one
+    /// generated static table: the decoder looks each header up with one load.
+    #[inline]
+    pub(crate) fn kind_table(self, version: Version) -> &'static [Option<Kind>; 256] {
+        match self {
+            Dialect::Godot3 => godot3::kind_table(version),
+            Dialect::Godot4 => godot4::kind_table(version),
+            Dialect::Pandemonium => pandemonium::kind_table(version),
+        }
+    }
+
     /// The type id of `kind` at `version`, if the dialect has that type then.
     #[inline]
     pub fn id_of(self, version: Version, kind: Kind) -> Option<u32> {
@@ -128,6 +139,35 @@ impl FromStr for Dialect {
             _ => Err(format!(
                 "unknown dialect `{s}`: expected godot3, godot4 or pandemonium"
             )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The generated static tables the decoder reads say what the generated `kind_of` says,
+    /// for every type id, in every minor and patch release from each dialect's oldest to its
+    /// newest version (the tables are built era on era, so a missed change would show here).
+    #[test]
+    fn kind_tables_agree_with_kind_of() {
+        for d in Dialect::ALL {
+            let (old, new) = (d.oldest(), d.newest());
+            for major in old.major..=new.major {
+                for minor in 0..=9 {
+                    for patch in 0..=9 {
+                        let v = Version::new(major, minor, patch);
+                        if v < old || v > new {
+                            continue;
+                        }
+                        let table = d.kind_table(v);
+                        for id in 0..256u32 {
+                            assert_eq!(table[id as usize], d.kind_of(v, id), "{d} {v} id {id}");
+                        }
+                    }
+                }
+            }
         }
     }
 }

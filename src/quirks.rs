@@ -164,10 +164,14 @@ pub fn engine_string(
 /// The engine's own UTF-8 reader, for bytes that are not strict UTF-8 (Godot 3.x
 /// `String::parse_utf8`, confirmed on 3.2.3 by tests/fixtures/godot3/malformed/): the lead
 /// byte gives the length (up to 6 bytes), continuation bytes must be `10xxxxxx`, a 2-byte
-/// overlong (lead C0/C1) and the bytes FE/FF are rejected, and nothing else is checked — so
-/// 3-byte overlongs, UTF-16 surrogates and code points above U+10FFFF (up to 0x7FFFFFFF, in
-/// 5- and 6-byte forms) are accepted, and kept: 3.2.3 writes `ed a0 80`, `f4 90 80 80` and
-/// `f8 88 80 80 80` back unchanged (the malformed fixtures' `reencoded_hex`).
+/// overlong (lead C0/C1) and the bytes FE/FF are rejected, and so is a longer form whose lead
+/// and first continuation bytes carry no bits and whose second carries none above its low
+/// `7 - len` (`if (unichar == 0 && i == 2 && ((p_utf8[i] & 0x7F) >> (7 - len)) == 0)`,
+/// "invalid utf8 overlong": `e0 80 80` to `e0 80 8f`, `f0 80 80 80` to `f0 80 87 bf`, …; seen
+/// on the installed 3.2.3, which refuses `e0 80 81`). Nothing else is checked — so other
+/// overlongs (`e0 80 af`), UTF-16 surrogates and code points above U+10FFFF (up to
+/// 0x7FFFFFFF, in 5- and 6-byte forms) are accepted, and kept: 3.2.3 writes `ed a0 80`,
+/// `f4 90 80 80` and `f8 88 80 80 80` back unchanged (the malformed fixtures' `reencoded_hex`).
 /// Returns the code points, or `Err(index)` of the first byte the engine rejects.
 pub fn engine_code_points(body: &[u8]) -> Result<Vec<u32>, usize> {
     let mut out = Vec::with_capacity(body.len());
@@ -193,13 +197,12 @@ pub fn engine_code_points(body: &[u8]) -> Result<Vec<u32>, usize> {
             if b & 0xC0 != 0x80 {
                 return Err(i + k);
             }
+            // The engine's overlong check, at the second continuation byte (see above): it
+            // refuses the overlong NUL among others.
+            if k == 2 && cp == 0 && (u32::from(b & 0x7F) >> (6 - extra)) == 0 {
+                return Err(i);
+            }
             cp = (cp << 6) | u32::from(b & 0x3F);
-        }
-        if cp == 0 && extra > 0 {
-            // An overlong NUL (`E0 80 80`, …): Godot 4 refuses any invalid UTF-8, and Godot
-            // 3.2.3 refuses this one too (issue 14's engine runs); taken as U+0000 it would
-            // re-encode as an empty string.
-            return Err(i);
         }
         out.push(cp);
         i += extra + 1;
@@ -520,4 +523,125 @@ pub fn kept_apart(key: &crate::Variant, dicts_by_identity: bool) -> bool {
         }
     }
     false
+}
+
+// ---- The engine's value (`DecodeOptions::engine_strict`). Default decoding keeps what the
+// bytes say; engine mode gives what the engine's `bytes_to_var` holds, rule by rule, each
+// gated to the dialects and versions whose source has it. Each is checked live against the
+// engine that has it (tests/differential_engines.rs, tests/engine_verdict.rs).
+
+/// A 32-bit FLOAT (`REAL` in Godot 3) as the engine holds it: `float val =
+/// decode_float(buf); r_variant = val;` widens it to the Variant's double
+/// (core/io/marshalls.cpp:171-174 in 4.3-stable, :244-247 in 4.4.1-stable; the same
+/// `decode_variant` case REAL in 3.2.3 and Pandemonium), and the FPU's conversion sets a
+/// signalling NaN's quiet bit (bit 22 of the float; IEEE 754 §6.2). Every dialect and
+/// version. A 64-bit FLOAT is copied as it is, and math components stay `float` in the
+/// single-precision builds (`real_t`), so neither changes.
+/// Returns the float's bits as the engine holds them (widened, they are the double's).
+#[inline]
+pub(crate) fn engine_float32(bits: u32) -> u32 {
+    const EXPONENT: u32 = 0x7f80_0000;
+    const QUIET: u32 = 0x0040_0000;
+    let signalling = bits & EXPONENT == EXPONENT && bits & 0x007f_ffff != 0 && bits & QUIET == 0;
+    if signalling {
+        bits | QUIET
+    } else {
+        bits
+    }
+}
+
+/// An empty NodePath's absolute flag as the engine holds it: the constructor
+/// `NodePath(names, subnames, absolute)` that `decode_variant` case NODE_PATH calls
+/// (core/io/marshalls.cpp:607, 4.3-stable) returned before storing anything when both lists
+/// were empty, so `NodePath("/")` came out relative: every Godot 3 (`if (p_path.size() == 0 &&
+/// p_subpath.size() == 0) return;`, core/node_path.cpp, seen on the installed 3.2.3),
+/// Pandemonium (a 3.x fork, not checked against its source) and Godot 4.0–4.2. Since 4.3 it
+/// returns only when `!p_absolute` (core/string/node_path.cpp:374-377, 4.3-stable; :380-383
+/// in 4.4.1-stable): the spec's `EmptyNodePathAbsoluteKept`.
+pub(crate) fn engine_nodepath_absolute(
+    dialect: crate::Dialect,
+    version: crate::Version,
+    empty: bool,
+    absolute: bool,
+) -> bool {
+    // The flag survives unless the path is empty in a version that drops it.
+    let kept = !empty
+        || dialect.has_feature(
+            version,
+            crate::generated::kinds::Feature::EmptyNodePathAbsoluteKept,
+        );
+    absolute && kept
+}
+
+/// Whether the engine stores a StringName Dictionary key as a String: Godot 4.0–4.3's
+/// `Dictionary::operator[]`, which `decode_variant` case DICTIONARY fills through (`d[key] =
+/// value`, core/io/marshalls.cpp:771, 4.3-stable), turns a STRING_NAME key into its String
+/// (core/variant/dictionary.cpp:100-102, 4.3-stable), so `{&"a": 1}` comes back `{"a": 1}` and
+/// merges with a String key `"a"` (the later value in the first one's place). 4.4 keeps the
+/// StringName (4.4.1's `operator[]`, core/variant/dictionary.cpp:88-108, has no such case): the
+/// spec's `StringNameKeysKept`. Godot 3 has no StringName values.
+pub(crate) fn stringname_keys_become_strings(
+    dialect: crate::Dialect,
+    version: crate::Version,
+) -> bool {
+    dialect == crate::Dialect::Godot4
+        && !dialect.has_feature(
+            version,
+            crate::generated::kinds::Feature::StringNameKeysKept,
+        )
+}
+
+/// A typed container's element (or Dictionary side) type read without objects allowed, as the
+/// engine holds it: typed by the builtin OBJECT, by a class or by a script, it becomes the
+/// class `EncodedObjectAsID`, which the objects sent by id then are (`_decode_container_type`,
+/// `if (!p_allow_objects && r_type.builtin_type == Variant::OBJECT)` and the CLASS_NAME and
+/// SCRIPT cases, core/io/marshalls.cpp:126-177, 4.4.1-stable; the same in 4.3's case ARRAY,
+/// core/io/marshalls.cpp:776-830). Every version with typed containers (Array 4.3+,
+/// Dictionary 4.4+).
+pub(crate) fn engine_element_without_objects(ty: crate::ElementType) -> crate::ElementType {
+    use crate::{ElementType, Kind};
+    match ty {
+        ElementType::Builtin(Kind::Object) | ElementType::Class(_) | ElementType::Script(_) => {
+            ElementType::Class(ENCODED_OBJECT_AS_ID.into())
+        }
+        other => other,
+    }
+}
+
+/// A typed Dictionary's types as the engine sets them: before the spec's
+/// `DictionaryValueScriptKept` (4.4.0 to 4.7.2), `Dictionary::set_typed(key_type, value_type)`
+/// passes the key's script as the value's (core/variant/dictionary.cpp:598-600, 4.4.1-stable),
+/// and the six-argument `set_typed` then fails and leaves the Dictionary untyped when that
+/// script is set and the value side names no class ("Script class can only be set together
+/// with base class name", :610-611). So, with objects allowed (without them no side has a
+/// script), a script-typed key gives its script to a class- or script-typed value, and makes
+/// a Dictionary with any other value type untyped. A script-typed value under a key without a
+/// script loses its script and is typed by the script's base class, which the bytes do not
+/// hold: that one side is kept as written.
+pub(crate) fn engine_dictionary_types(
+    dialect: crate::Dialect,
+    version: crate::Version,
+    allow_objects: bool,
+    key: Option<crate::ElementType>,
+    value: Option<crate::ElementType>,
+) -> (Option<crate::ElementType>, Option<crate::ElementType>) {
+    use crate::ElementType;
+    if !allow_objects
+        || dialect.has_feature(
+            version,
+            crate::generated::kinds::Feature::DictionaryValueScriptKept,
+        )
+    {
+        return (key, value);
+    }
+    match (key, value) {
+        (Some(ElementType::Script(path)), Some(ElementType::Class(_) | ElementType::Script(_))) => {
+            (
+                Some(ElementType::Script(path.clone())),
+                Some(ElementType::Script(path)),
+            )
+        }
+        (Some(ElementType::Script(_)), _) => (None, None),
+        sides => sides,
+    }
 }

@@ -79,20 +79,22 @@ mod tests {
     #[test]
     fn every_patch_release_of_a_known_minor_version_is_in_range() {
         let (g3, g3_newest) = (Version::new(3, 0, 0), Version::new(3, 6, 0));
-        let (g4, g4_newest) = (Version::new(4, 0, 0), Version::new(4, 6, 3));
+        let (g4, g4_newest) = (Version::new(4, 0, 0), Version::new(4, 7, 2));
         for v in ["3.6.1", "3.6.9", "3.0", "3.2.3"] {
             assert!(
                 v.parse::<Version>().unwrap().in_minor_range(g3, g3_newest),
                 "{v}"
             );
         }
-        for v in ["4.2.2", "4.6.2", "4.6.4", "4.0.1"] {
+        for v in [
+            "4.2.2", "4.6.2", "4.6.4", "4.0.1", "4.7.0", "4.7.2", "4.7.3",
+        ] {
             assert!(
                 v.parse::<Version>().unwrap().in_minor_range(g4, g4_newest),
                 "{v}"
             );
         }
-        for v in ["3.7", "2.1.6", "4.7.0"] {
+        for v in ["3.7", "2.1.6", "4.8.0"] {
             let v: Version = v.parse().unwrap();
             assert!(
                 !v.in_minor_range(g3, g3_newest) && !v.in_minor_range(g4, g4_newest),

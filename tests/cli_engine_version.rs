@@ -1,4 +1,4 @@
-//! `--engine-version` takes every patch release of a known minor version (3.6.1, 4.2.2, 4.6.2) and refuses unknown minor versions.
+//! `--engine-version` takes every patch release of a known minor version (3.6.1, 4.2.2, 4.6.2, 4.7.2) and refuses unknown minor versions.
 
 mod cli_util;
 use cli_util::{run, Run};
@@ -28,6 +28,9 @@ fn every_patch_release_of_a_known_minor_version_is_accepted() {
         ("godot4", "4.2.2"),
         ("godot4", "4.6.2"),
         ("godot4", "4.6.4"),
+        ("godot4", "4.7"),
+        ("godot4", "4.7.0"),
+        ("godot4", "4.7.2"),
     ] {
         let r = decode_as(dialect, version, &int42);
         assert_eq!(r.code, 0, "{dialect} {version}: {}", r.stderr);
@@ -41,7 +44,7 @@ fn every_patch_release_of_a_known_minor_version_is_accepted() {
 
 #[test]
 fn an_unknown_minor_version_is_a_usage_error() {
-    for (dialect, version) in [("godot3", "3.7.0"), ("godot4", "4.7"), ("godot3", "2.1.6")] {
+    for (dialect, version) in [("godot3", "3.7.0"), ("godot4", "4.8"), ("godot3", "2.1.6")] {
         let r = decode_as(dialect, version, &[0, 0, 0, 0]);
         assert_eq!(r.code, 2, "{dialect} {version}: {}", r.stderr);
         assert!(r.stderr.contains("has no version"), "{}", r.stderr);

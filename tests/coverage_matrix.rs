@@ -83,7 +83,7 @@ fn versions(d: Dialect) -> Vec<Version> {
             Version::new(3, 2, 3),
             Version::new(3, 6, 0),
         ],
-        Dialect::Godot4 => ["4.0", "4.1", "4.2", "4.3", "4.4", "4.5", "4.6.3"]
+        Dialect::Godot4 => ["4.0", "4.1", "4.2", "4.3", "4.4", "4.5", "4.6.3", "4.7.2"]
             .iter()
             .map(|s| s.parse().unwrap())
             .collect(),

@@ -53,14 +53,20 @@ const KNOWN: &[Known] = &[
     Known {
         category: "agree",
         engines: &["godot4.4.1"],
+        repro: "1b0009000300000011000000456e636f6465644f626a6563744173494400000001000000020000000500000000000000",
+        reason: "engine mode: the int key 5 of a Dictionary[float, …] becomes 5.0, as the engine's typed key check converts it",
+    },
+    Known {
+        category: "agree",
+        engines: &["godot4.4.1"],
         repro: "1b00050002000000020000000100000004000000000000000200000001000000",
         reason: "engine mode: Dictionary[int, int] holding a String key drops the entry, as the engine's typed key check does",
     },
     Known {
-        category: "signalling_nan_quieted",
+        category: "agree",
         engines: &["godot3.2.3", "godot4.3", "godot4.4.1"],
         repro: "030000000100807f",
-        reason: "an engine widens a 32-bit signalling NaN to double on the FPU, which sets the quiet bit; we keep its bits",
+        reason: "engine mode: a 32-bit signalling NaN comes out quiet, as the engine's widening to double makes it (default decoding keeps its bits)",
     },
     Known {
         category: "engine_counts_missing_byte_array_padding_as_used",
@@ -81,28 +87,40 @@ const KNOWN: &[Known] = &[
         reason: "the same in 3.2.3 (flag 2 adds a subname)",
     },
     Known {
-        category: "typed_object_array_becomes_encoded_object_as_id",
+        category: "agree",
         engines: &["godot4.3", "godot4.4.1"],
         repro: "1c0001001800000000000000",
-        reason: "an Array typed builtin OBJECT read without allow_objects becomes Array[EncodedObjectAsID] in the engine (decode_variant, ARRAY); we keep the builtin type (typed by a class or script, both sides now write EncodedObjectAsID without full objects)",
+        reason: "engine mode: an Array typed by the builtin OBJECT, read without objects, is Array[EncodedObjectAsID] as in the engine (default decoding keeps the builtin type)",
     },
     Known {
-        category: "g3_empty_nodepath_drops_absolute",
+        category: "agree",
+        engines: &["godot3.2.3"],
+        repro: "0400000003000000e0808100",
+        reason: "3.2.3 refuses the overlong `e0 80 81` (its check at the second continuation byte), and so do we",
+    },
+    Known {
+        category: "agree",
         engines: &["godot3.2.3"],
         repro: "0f000000000000800000000001000000",
-        reason: "3.2.3 reads an absolute NodePath with no names as relative (NodePath(\"/\") does not survive); we keep the flag",
+        reason: "engine mode: an absolute NodePath with no names reads as relative, as in 3.2.3 (default decoding keeps the flag)",
     },
     Known {
-        category: "dictionary_stringname_keys_become_strings",
+        category: "agree",
         engines: &["godot4.3"],
         repro: "1b000000010000001500000001000000610000000200000001000000",
-        reason: "4.3 stores a StringName Dictionary key as a String ({&\"a\": 1} goes out with key type String); we keep the StringName",
+        reason: "engine mode: a StringName Dictionary key is a String, as 4.3 stores it (default decoding keeps the StringName)",
     },
     Known {
-        category: "typed_object_dictionary_becomes_encoded_object_as_id",
+        category: "agree",
+        engines: &["godot4.3"],
+        repro: "1b00000003000000040000000100000061000000020000000100000015000000010000006100000002000000020000000400000001000000620000000200000003000000",
+        reason: "engine mode: a StringName key equal to an earlier String key merges with it (the later value in the first one's place), as in 4.3",
+    },
+    Known {
+        category: "agree",
         engines: &["godot4.4.1"],
         repro: "1b0001001800000000000000",
-        reason: "a Dictionary keyed by the builtin OBJECT read without allow_objects is keyed EncodedObjectAsID in the engine; we keep the builtin type (keyed by a class or script, both sides now write EncodedObjectAsID)",
+        reason: "engine mode: a Dictionary keyed by the builtin OBJECT, read without objects, is keyed EncodedObjectAsID as in the engine (default decoding keeps the builtin type)",
     },
 ];
 
@@ -313,6 +331,12 @@ const ENGINE_MODE: &[&str] = &[
     "typed_array_drops_mismatched_elements",
     "typed_array_converts_mismatched_elements",
     "typed_dictionary_drops_mismatched_entries",
+    "typed_dictionary_converts_mismatched_keys",
+    "nan_bits_differ",
+    "nodepath_absolute_flag_differs",
+    "dictionary_stringname_keys_become_strings",
+    "typed_object_array_becomes_encoded_object_as_id",
+    "typed_object_dictionary_becomes_encoded_object_as_id",
 ];
 
 /// Our verdict: decode, then encode for the same engine (a single-precision engine narrows
@@ -445,11 +469,17 @@ fn first_difference(a: &Variant, b: &Variant) -> Option<String> {
             }
             return Some("typed_dictionary_types_differ".into());
         }
+        // Side by side, or merged into a String key of the same text (fewer entries).
         (Variant::Dictionary(x), Variant::Dictionary(y))
-            if x.len() == y.len()
+            if (x.len() == y.len()
                 && x.entries().iter().zip(y.entries()).any(|((k, _), (l, _))| {
                     matches!((k, l), (Variant::StringName(a), Variant::String(b)) if a.0 == *b)
-                }) =>
+                }))
+                || (x.len() > y.len()
+                    && x.entries().iter().any(|(k, _)| {
+                        matches!(k, Variant::StringName(a)
+                            if y.entries().iter().any(|(l, _)| *l == Variant::String(a.0.clone())))
+                    })) =>
         {
             return Some("dictionary_stringname_keys_become_strings".into());
         }
@@ -459,6 +489,15 @@ fn first_difference(a: &Variant, b: &Variant) -> Option<String> {
                     return Some("typed_dictionary_drops_mismatched_entries".into());
                 }
                 return Some("dictionary_size_differs".into());
+            }
+            // A typed key converts what it can (int to float, String to StringName).
+            let converted = x.typed().is_some_and(|t| t.key.is_some())
+                && x.entries()
+                    .iter()
+                    .zip(y.entries())
+                    .any(|((k, _), (l, _))| k.kind() != l.kind());
+            if converted {
+                return Some("typed_dictionary_converts_mismatched_keys".into());
             }
             return x
                 .entries()
@@ -545,10 +584,6 @@ fn classify(engine: &Engine, input: &[u8], theirs: &Verdict) -> String {
         && has_refused_utf8(input, engine.dialect);
     let named = match raw.as_str() {
         _ if engine_refused_utf8 => "engine_refuses_invalid_utf8_we_accept",
-        "nan_bits_differ" => "signalling_nan_quieted",
-        "nodepath_absolute_flag_differs" if engine.dialect == Dialect::Godot3 => {
-            "g3_empty_nodepath_drops_absolute"
-        }
         "engine_keeps_invalid_utf8_we_replace" if engine.dialect == Dialect::Godot3 => {
             "g3_keeps_invalid_utf8_we_replace"
         }

@@ -1,11 +1,11 @@
 //! The format-change drill: a new Godot version that adds a fixed-layout type and a packed array
 //! of it is a spec edit and `cargo codegen`, with no hand-written file touched.
 //!
-//! In a copy of the workspace, spec/common.yaml and spec/godot4.yaml get a Godot "4.7" with
+//! In a copy of the workspace, spec/common.yaml and spec/godot4.yaml get a Godot "4.8" with
 //! `Aabbi` (an integer AABB, which Godot could plausibly add beside `Rect2i`) as type 39 and
 //! `PackedAabbiArray` as type 40. `cargo codegen` regenerates; then a test written into the copy
 //! round-trips a value of each through bytes (checked against bytes written out by hand from
-//! the new spec entry), text, JSON and `explain`, and checks that Godot 4.6 refuses them. The
+//! the new spec entry), text, JSON and `explain`, and checks that Godot 4.7 refuses them. The
 //! docs/adding-a-type.md walks through the same edit.
 
 use std::path::{Path, PathBuf};
@@ -19,7 +19,7 @@ const COMMON_KINDS: &str = r#"
 "#;
 
 /// The new era of spec/godot4.yaml.
-const GODOT4_ERA: &str = r#"  - since: "4.7"
+const GODOT4_ERA: &str = r#"  - since: "4.8"
     count: 41
     description: "AABBI and PACKED_AABBI_ARRAY appended as ids 39 and 40 (the drill)"
 "#;
@@ -28,7 +28,7 @@ const GODOT4_ERA: &str = r#"  - since: "4.7"
 const GODOT4_TYPES: &str = r#"
   Aabbi:
     name: AABBI
-    ids: [{since: "4.7", id: 39}]
+    ids: [{since: "4.8", id: 39}]
     description: "An axis-aligned box of 32-bit integers"
     fields:
       - {name: position.x, offset: 4, len: 4, type: i32, accessor: position.x, description: "Position X"}
@@ -40,7 +40,7 @@ const GODOT4_TYPES: &str = r#"
 
   PackedAabbiArray:
     name: PACKED_AABBI_ARRAY
-    ids: [{since: "4.7", id: 40}]
+    ids: [{since: "4.8", id: 40}]
     description: "Integer boxes"
     fields:
       - {name: count, offset: 4, len: 4, type: u32, description: "Array length (elements)"}
@@ -66,8 +66,8 @@ use gdvariant::json::{from_json, to_json};
 use gdvariant::math::{Aabbi, Vector3i};
 use gdvariant::{decode, encode, from_text, to_text, DecodeOptions, Dialect, EncodeOptions, Kind, Variant, Version};
 
-fn d47_again() -> DecodeOptions {
-    DecodeOptions { version: Some(Version::new(4, 7, 0)), ..Default::default() }
+fn d48_again() -> DecodeOptions {
+    DecodeOptions { version: Some(Version::new(4, 8, 0)), ..Default::default() }
 }
 
 fn le(words: &[i32]) -> Vec<u8> {
@@ -86,12 +86,12 @@ fn the_new_types_round_trip_everywhere() {
             "PackedAabbiArray(1, -2, 3, 4, 5, 6, -7, 8, 9, 10, 11, 12)",
         ),
     ];
-    let v47 = EncodeOptions { version: Some(Version::new(4, 7, 0)), ..Default::default() };
-    let d47 = DecodeOptions { version: Some(Version::new(4, 7, 0)), ..Default::default() };
+    let v48 = EncodeOptions { version: Some(Version::new(4, 8, 0)), ..Default::default() };
+    let d48 = DecodeOptions { version: Some(Version::new(4, 8, 0)), ..Default::default() };
     for (value, bytes, text) in cases {
         // Bytes, as the new spec entry lays them out.
-        assert_eq!(encode(&value, Dialect::Godot4, &v47).unwrap(), bytes);
-        assert_eq!(decode(&bytes, Dialect::Godot4, &d47).unwrap(), (value.clone(), bytes.len()));
+        assert_eq!(encode(&value, Dialect::Godot4, &v48).unwrap(), bytes);
+        assert_eq!(decode(&bytes, Dialect::Godot4, &d48).unwrap(), (value.clone(), bytes.len()));
         // Text form, both ways.
         assert_eq!(to_text(&value, Dialect::Godot4), text);
         assert_eq!(from_text(text, Dialect::Godot4).unwrap(), value);
@@ -100,22 +100,22 @@ fn the_new_types_round_trip_everywhere() {
         assert_eq!(from_json(&json).unwrap(), value, "{json}");
         // explain names every field from the spec, and reads to the end.
         let mut o = ExplainOptions::new(Dialect::Godot4);
-        o.decode = d47.clone();
+        o.decode = d48.clone();
         let e = explain(&bytes, &o);
         let dump = e.to_string();
         assert!(e.error.is_none(), "{dump}");
         assert!(dump.contains("AABBI"), "{dump}");
-        // Godot 4.6 has neither type.
-        let v46 = EncodeOptions { version: Some(Version::new(4, 6, 0)), ..Default::default() };
-        assert!(encode(&value, Dialect::Godot4, &v46).is_err());
-        let d46 = DecodeOptions { version: Some(Version::new(4, 6, 0)), ..Default::default() };
-        assert!(decode(&bytes, Dialect::Godot4, &d46).is_err());
+        // Godot 4.7 has neither type.
+        let v47 = EncodeOptions { version: Some(Version::new(4, 7, 2)), ..Default::default() };
+        assert!(encode(&value, Dialect::Godot4, &v47).is_err());
+        let d47 = DecodeOptions { version: Some(Version::new(4, 7, 2)), ..Default::default() };
+        assert!(decode(&bytes, Dialect::Godot4, &d47).is_err());
     }
     assert_eq!(to_json(&Variant::from(a)).to_string(),
         r#"{"type":"Aabbi","value":{"position":[1,-2,3],"size":[4,5,6]}}"#);
     let one = le(&[39, 1, -2, 3, 4, 5, 6]);
     let mut o = ExplainOptions::new(Dialect::Godot4);
-    o.decode = d47_again();
+    o.decode = d48_again();
     let dump = explain(&one, &o).to_string();
     assert!(dump.contains("size.z") && dump.contains("Position X"), "{dump}");
     assert!(Kind::Aabbi.is_fixed());
@@ -227,7 +227,7 @@ fn a_new_type_is_a_spec_edit_and_a_regenerate() {
         .find(|l| l.starts_with("newest:"))
         .expect("newest")
         .to_string();
-    let g4 = g4.replacen(&newest, "newest: \"4.7\"", 1);
+    let g4 = g4.replacen(&newest, "newest: \"4.8\"", 1);
     let g4 = insert_after(
         &g4,
         "PACKED_VECTOR4_ARRAY appended as id 38 (PR #85474)\"\n",

@@ -178,6 +178,54 @@ fn engine_bytes_reencode_exactly() {
     });
 }
 
+/// The text check on the deepest values the decoder accepts: Godot 4.3's own bytes for 64
+/// nested Arrays and 32 nested Dictionaries (fixtures `deep_array_64`, `deep_dict_32`), made
+/// deeper by repeating the engine's bytes of one level around them (an Array of one element;
+/// a Dictionary whose `"d31"` holds the next level and whose `"i"` is 31), to 853 levels (the fuzzer's input that lost all but 102) and to the
+/// decoder's limit, read as Godot 4.2, 4.3 and 4.4.1. Exact text must give every level back.
+#[test]
+fn exact_text_of_the_deepest_values_reads_back() {
+    let g4 = common::load("godot4");
+    let fixture = |name: &str| g4.iter().find(|f| f.name == name).unwrap().bytes.clone();
+    let (array, dict) = (fixture("deep_array_64"), fixture("deep_dict_32"));
+    // What one level adds before and after the next: the Array header and count; the
+    // Dictionary header, count and first key, then its second entry.
+    let cases = [
+        (array[..8].to_vec(), Vec::new(), array, 64),
+        (
+            dict[..20].to_vec(),
+            dict[dict.len() - 20..].to_vec(),
+            dict,
+            32,
+        ),
+    ];
+    on_big_stack(move || {
+        let limit = gdvariant::Limits::default().max_depth;
+        for (before, after, bytes, depth) in &cases {
+            let input = |levels: usize| {
+                let mut input = before.repeat(levels - depth);
+                input.extend_from_slice(bytes);
+                input.extend(after.repeat(levels - depth));
+                input
+            };
+            for target in 2..5 {
+                let setup = Setup::from_byte(Setup::byte(target, false, false, 0), 0);
+                let decodes = |b: &[u8]| gdvariant::decode(b, setup.dialect, &setup.options);
+                // The deepest the decoder takes (a Dictionary's innermost entries sit one
+                // level below it), and one level more, which it refuses.
+                let deepest = (limit - 2..=limit + 1)
+                    .take_while(|&n| decodes(&input(n)).is_ok())
+                    .last()
+                    .expect("the decoder takes its limit");
+                assert!(deepest <= limit, "{deepest} levels decode");
+                for levels in [853, deepest] {
+                    check_text(&setup, &input(levels));
+                }
+            }
+        }
+    });
+}
+
 /// The memory bound can fail: a decode that keeps more than the budget is caught.
 #[test]
 fn the_memory_bound_is_measured() {

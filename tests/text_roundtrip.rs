@@ -136,3 +136,97 @@ fn exact_text_keeps_key_order_signals_and_packed_typed_arrays() {
         .unwrap()
         .same(&packed));
 }
+
+/// Arrays and Dictionaries nested `depth` deep, the innermost holding an int.
+fn nested(depth: usize, dictionary: bool) -> Variant {
+    let mut v = Variant::Int(7);
+    for _ in 0..depth {
+        v = if dictionary {
+            let mut d = Dictionary::new();
+            d.insert(Variant::Int(0), v);
+            Variant::Dictionary(d)
+        } else {
+            Variant::Array(Array::from(vec![v]))
+        };
+    }
+    v
+}
+
+/// The exact text writes every level the decoder accepts, and the parser reads them all back:
+/// a value nested 1,000 deep used to come back 102 levels deep (Godot 4's writer stops at its
+/// `MAX_RECURSION` of 100, which only the engine's text should copy). The deepest value the
+/// decoder accepts with the default limits reads back too; one level more is refused by both.
+#[test]
+fn exact_text_keeps_every_level_the_decoder_accepts() {
+    // The encoder, equality and drop recurse once per level: a debug build's frames are large.
+    std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(deep_values_read_back)
+        .expect("spawn")
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e));
+}
+
+fn deep_values_read_back() {
+    let options = DecodeOptions::default();
+    for dictionary in [false, true] {
+        for d in Dialect::ALL {
+            let v = nested(1000, dictionary);
+            let text = to_text_exact(&v, d);
+            let back = from_text(&text, d).unwrap_or_else(|e| panic!("{d}: {e}"));
+            assert!(back.same(&v), "{d}: 1000 levels do not read back");
+        }
+        // The engine's own text prints depths 0 to 100, then an empty container (Godot 4
+        // only): 102 levels, as the fuzzer's 853-deep Array came back.
+        let plain = to_text(&nested(1000, dictionary), Dialect::Godot4);
+        let opener = if dictionary { '{' } else { '[' };
+        assert_eq!(plain.matches(opener).count(), 102, "{dictionary}");
+        // The decoder's deepest: one level more than its limit is refused.
+        let mut deepest = None;
+        for depth in [options.limits.max_depth, options.limits.max_depth + 1] {
+            let v = nested(depth, dictionary);
+            let deeper = EncodeOptions {
+                max_depth: Some(depth),
+                ..Default::default()
+            };
+            let bytes = encode(&v, Dialect::Godot4, &deeper).unwrap();
+            if decode(&bytes, Dialect::Godot4, &options).is_ok() {
+                deepest = Some(depth);
+            }
+        }
+        let deepest = deepest.expect("the decoder accepts its limit");
+        let v = nested(deepest, dictionary);
+        let back = from_text(&to_text_exact(&v, Dialect::Godot4), Dialect::Godot4)
+            .unwrap_or_else(|e| panic!("{deepest} levels: {e}"));
+        assert!(back.same(&v), "{deepest} levels do not read back");
+        let deeper = to_text_exact(&nested(deepest + 1, dictionary), Dialect::Godot4);
+        let err = from_text(&deeper, Dialect::Godot4).expect_err("the parser reads deeper");
+        assert!(err.message.contains("nesting deeper than 1024"), "{err}");
+        // An empty container at the decoder's deepest level is accepted by both.
+        let mut v = if dictionary {
+            Variant::Dictionary(Dictionary::new())
+        } else {
+            Variant::Array(Array::new(Vec::new()))
+        };
+        for _ in 0..deepest {
+            v = Variant::Array(Array::from(vec![v]));
+        }
+        let bytes = encode(&v, Dialect::Godot4, &EncodeOptions::default()).unwrap();
+        decode(&bytes, Dialect::Godot4, &options).expect("the decoder's deepest container");
+        let back = from_text(&to_text_exact(&v, Dialect::Godot4), Dialect::Godot4).unwrap();
+        assert!(back.same(&v), "an empty container {deepest} deep");
+    }
+    // An object sent by id at the deepest level is one leaf in the bytes but an object with
+    // two properties in text (`Object(EncodedObjectAsID,"object_id":…)`): it reads back too
+    // (a fuzzer's Godot 3 input of nested Arrays ending in one did not).
+    for d in Dialect::ALL {
+        let mut v = Variant::Object(Object::Id(0x71b));
+        for _ in 0..options.limits.max_depth {
+            v = Variant::Array(Array::from(vec![v]));
+        }
+        let bytes = encode(&v, d, &EncodeOptions::default()).unwrap();
+        decode(&bytes, d, &options).unwrap_or_else(|e| panic!("{d}: {e}"));
+        let back = from_text(&to_text_exact(&v, d), d).unwrap_or_else(|e| panic!("{d}: {e}"));
+        assert!(back.same(&v), "{d}: an object by id at the deepest level");
+    }
+}

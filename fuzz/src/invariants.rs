@@ -521,7 +521,8 @@ pub fn reencode_checked(setup: &Setup, payload: &[u8]) -> Option<Vec<u8>> {
 // ---------------------------------------------------------------------------------------
 // Text and JSON.
 
-/// `to_text_exact` then `from_text` gives the value back bit for bit, and the same text again; `to_text` never fails. The payload
+/// `to_text_exact` then `from_text` gives the value back bit for bit (every level, as deep as the
+/// decoder goes), and the same text again; `to_text` never fails. The payload
 /// is also read as text: what parses prints and parses back to the same text.
 pub fn check_text(setup: &Setup, payload: &[u8]) {
     if let Ok((v, _)) = decode(payload, setup.dialect, &setup.options) {

@@ -32,6 +32,35 @@ pub(crate) struct Retype {
     pub(crate) dialect: Dialect,
     pub(crate) version: Version,
     pub(crate) allow_objects: bool,
+    /// Every StringName key becomes a String (`quirks::stringname_keys_become_strings`).
+    pub(crate) string_name_keys_to_string: bool,
+}
+
+impl Retype {
+    /// Whether the keys of a Dictionary whose key type is `key_type` go through
+    /// [`insert_typed`]: a typed key, or any key where StringName keys become Strings.
+    #[inline]
+    pub(crate) fn checks_keys(&self, key_type: Option<&ElementType>) -> bool {
+        key_type.is_some() || self.string_name_keys_to_string
+    }
+
+    /// What the engine's Dictionary does with `key`: its typed key's check, or the String
+    /// that a StringName key becomes.
+    fn key_fate(&self, key_type: Option<&ElementType>, key: &quirks::Seen<'_>) -> quirks::Fate {
+        match (key_type, key) {
+            (Some(t), seen) => {
+                quirks::element_fate(t, seen, self.allow_objects, self.dialect, self.version)
+            }
+            (
+                None,
+                quirks::Seen::Value {
+                    kind: Kind::StringName,
+                    ..
+                },
+            ) if self.string_name_keys_to_string => quirks::Fate::ToString,
+            (None, _) => quirks::Fate::Keep,
+        }
+    }
 }
 
 /// Engine mode: an element goes into a typed Array as the engine's `push_back` puts it.
@@ -43,18 +72,19 @@ pub(crate) fn push_typed<'a, B: Build<'a>>(items: &mut Vec<B>, ty: &ElementType,
     }
 }
 
-/// Engine mode: an entry goes into a Dictionary with a typed key as the engine's
-/// `dict[key] = value` puts it (the key validated, the value not: core/variant/dictionary.cpp:88).
+/// Engine mode: an entry goes into a Dictionary as the engine's `dict[key] = value` puts it
+/// (a typed key validated, the value not: core/variant/dictionary.cpp:88, 4.4.1; a StringName
+/// key a String before 4.4).
 #[inline(never)]
 pub(crate) fn insert_typed<'a, B: Build<'a>>(
     fill: &mut DictFill<'a, B>,
     scratch: &mut Scratch<'a, B>,
-    key_type: &ElementType,
+    key_type: Option<&ElementType>,
     key: B,
     value: B,
     r: Retype,
 ) {
-    match quirks::element_fate(key_type, &key.seen(), r.allow_objects, r.dialect, r.version) {
+    match r.key_fate(key_type, &key.seen()) {
         quirks::Fate::Drop => {}
         fate => fill.insert(scratch, key.convert(fate), value),
     }
@@ -244,9 +274,10 @@ pub(crate) fn accept<'a, B: Build<'a>>(
         } => match key.take() {
             None => *key = Some(value),
             Some(k) => {
-                match (retype, typed.as_deref().and_then(|t| t.key.as_ref())) {
-                    (Some(r), Some(kt)) => insert_typed::<B>(fill, scratch, kt, k, value, r),
-                    _ => fill.insert(scratch, k, value),
+                let key_type = typed.as_deref().and_then(|t| t.key.as_ref());
+                match retype.filter(|r| r.checks_keys(key_type)) {
+                    Some(r) => insert_typed::<B>(fill, scratch, key_type, k, value, r),
+                    None => fill.insert(scratch, k, value),
                 }
                 *left -= 1;
             }

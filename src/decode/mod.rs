@@ -84,9 +84,14 @@ pub struct DecodeOptions {
     /// and version refuses ([`DecodeError::EngineRefuses`]: with `allow_objects`, a full
     /// object of a class the engine lacks or cannot instantiate, a `script` property that is
     /// not a String path, a bad script path of an object or a script-typed container), and
-    /// give typed containers the engine's value (elements of the wrong type dropped, ints in a
-    /// float container made floats, …; docs/engine-rules.md says each). Off by default:
-    /// decoding then reads objects and containers as data, exactly as written.
+    /// give the value the engine holds: typed containers as the engine fills them (elements
+    /// of the wrong type dropped, ints in a float container made floats, …), an object-typed
+    /// container read without objects typed `EncodedObjectAsID`, a 32-bit signalling NaN
+    /// quiet, an empty absolute NodePath relative (Godot 3, 4.0–4.2), StringName Dictionary
+    /// keys as Strings (4.0–4.3), and typed Dictionaries typed as 4.4–4.7.2 set them (a
+    /// script-typed key's script given to the value side). Each rule, with its engine source
+    /// and versions, is in `quirks.rs`; docs/engine-rules.md lists them. Off by default:
+    /// decoding then reads the bytes as data, exactly as written.
     pub engine_strict: bool,
     /// With `engine_strict`: the script paths that exist in the receiving project
     /// (`res://…`). The engine refuses a script it cannot load; the bytes cannot tell, so
@@ -149,12 +154,14 @@ pub(crate) fn drive<'a, B: Build<'a>>(
 }
 
 mod build;
+mod drive;
 mod fill;
 mod observe;
 mod probe;
 mod quick;
 mod reader;
 mod scan;
+mod text_bytes;
 mod values;
 
 pub(crate) use build::*;
@@ -163,3 +170,4 @@ pub(crate) use observe::*;
 pub(crate) use probe::*;
 pub(crate) use reader::*;
 pub(crate) use scan::{skip_value, vouch};
+pub(crate) use text_bytes::*;

@@ -1,4 +1,4 @@
-//! The reader: one value at a time from the bytes, every length checked against what is left.
+//! The reader's state and its primitive reads (words, text, counts, type data), every length checked.
 
 use super::*;
 
@@ -23,37 +23,26 @@ pub(crate) struct Decoder<'a, 'o, O: Observe = ()> {
     pub(crate) checks: bool,
     /// Engine mode's typed-container rule, where it applies (Godot 4).
     pub(crate) retype: Option<Retype>,
-    /// The kind of each type id at the newest version of the dialect (what decoding without
-    /// a version asks for), so that the header of each value is one load: the generated
-    /// lookup compares versions on every call.
-    pub(crate) kinds: Option<&'static KindTable>,
+    /// The kind of each type id at this version (the generated table), so that the header of
+    /// each value is one load.
+    pub(crate) kinds: &'static KindTable,
 }
 
 /// Type ids with a slot in a [`KindTable`]: every id a header's type byte
 /// (`quirks::TYPE_MASK`) can hold, so that the lookup of each header needs no bound check.
 pub(crate) const KIND_IDS: usize = quirks::TYPE_MASK as usize + 1;
 
-/// The kind of each type id below [`KIND_IDS`], for one dialect and version.
+/// The kind of each type id below [`KIND_IDS`], for one dialect and version (generated from
+/// the spec, one static per era: `Dialect::kind_table`).
 pub(crate) type KindTable = [Option<Kind>; KIND_IDS];
-
-/// The [`KindTable`] of `dialect` at `version`, when that is the dialect's newest version
-/// (made once per dialect and process).
-#[inline]
-pub(crate) fn newest_kinds(dialect: Dialect, version: Version) -> Option<&'static KindTable> {
-    static TABLES: PerDialect<KindTable> = [const { std::sync::OnceLock::new() }; 3];
-    once_per_dialect(&TABLES, dialect, version, |dialect| {
-        let version = dialect.newest();
-        std::array::from_fn(|id| dialect.kind_of(version, id as u32))
-    })
-}
 
 /// A table of each dialect, for its newest version.
 pub(crate) type PerDialect<T> = [std::sync::OnceLock<T>; 3];
 
 /// `dialect`'s table in `tables`, made by `make` the first time, when `version` is the
 /// dialect's newest (what decoding without a version asks for), so that a small input does
-/// not pay for looking up each kind it holds; `None` for other versions, which look up as
-/// they go.
+/// not pay for working out each slot it uses; `None` for other versions, which work them out
+/// as they go.
 #[inline]
 pub(crate) fn once_per_dialect<T>(
     tables: &'static PerDialect<T>,
@@ -124,11 +113,13 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
             checks: options.engine_strict || O::NOTES,
             retype: (options.engine_strict && dialect == Dialect::Godot4).then_some(Retype {
                 dialect,
-                version: options.version.unwrap_or_else(|| dialect.newest()),
+                version,
                 allow_objects: options.allow_objects,
+                string_name_keys_to_string: quirks::stringname_keys_become_strings(
+                    dialect, version,
+                ),
             }),
-            // Fetched when a container opens: a lone leaf reads one header.
-            kinds: None,
+            kinds: dialect.kind_table(version),
         }
     }
 
@@ -181,10 +172,8 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
     /// The kind of type id `tag` in this dialect and version.
     #[inline(always)]
     pub(crate) fn kind_of(&self, tag: u32) -> Option<Kind> {
-        match self.kinds.and_then(|t| t.get(tag as usize)) {
-            Some(kind) => *kind,
-            None => self.dialect.kind_of(self.version, tag),
-        }
+        // Every id past the table's (none: the tag is a header's type byte) is unknown.
+        self.kinds.get(tag as usize).copied().flatten()
     }
 
     #[inline]
@@ -384,9 +373,6 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
         min_size: usize,
         id: FieldName,
     ) -> Result<(u32, usize), DecodeError> {
-        if self.kinds.is_none() {
-            self.kinds = newest_kinds(self.dialect, self.version);
-        }
         self.count_as(min_size, id, quirks::container_count)
     }
 
@@ -442,7 +428,7 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
                 match self.dialect.kind_of(self.version, id) {
                     Some(k) => {
                         self.obs.field(at, 4, side);
-                        return Ok(quirks::builtin_element(k));
+                        return Ok(quirks::builtin_element(k).map(|t| self.as_engine_types(t)));
                     }
                     None => {
                         return Err(DecodeError::InvalidElementType {
@@ -473,213 +459,17 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
             }
         };
         self.obs.text(at, self.pos, Text::Field(side));
-        Ok(Some(typed))
+        Ok(Some(self.as_engine_types(typed)))
     }
 
-    /// The driver (after the fast path of `quick.rs`, where it applies): reads the root, then
-    /// fills the innermost open container until it is full (and hands it to its parent) or
-    /// until one of its elements opens a container of its own.
-    pub(crate) fn run<B: Build<'a>>(&mut self) -> Result<B, DecodeError> {
-        if self.quick_applies::<B>() {
-            let saved = (self.pos, self.elements, self.unpromised, self.replaced);
-            let mut scratch = Scratch::<'a, B>::default();
-            if let Some(v) = self.quick::<B>(&mut scratch) {
-                return Ok(v);
-            }
-            // Given up: the driver reads it all again, from the same state.
-            (self.pos, self.elements, self.unpromised, self.replaced) = saved;
+    /// An element type as the engine holds it: in engine mode without objects, an object
+    /// type is `EncodedObjectAsID` (`quirks::engine_element_without_objects`).
+    fn as_engine_types(&self, typed: ElementType) -> ElementType {
+        if self.options.engine_strict && !self.options.allow_objects {
+            quirks::engine_element_without_objects(typed)
+        } else {
+            typed
         }
-        self.run_driver()
-    }
-
-    /// [`Decoder::run`] by the driver alone.
-    pub(crate) fn run_driver<B: Build<'a>>(&mut self) -> Result<B, DecodeError> {
-        let mut root = None;
-        match self.one::<B>(|v| root = Some(v))? {
-            Some(frame) => self.finish(frame),
-            None => Ok(root.expect("a leaf was put")),
-        }
-    }
-
-    /// [`Decoder::run`] from a container that is open (its header and count read).
-    pub(crate) fn finish<B: Build<'a>>(&mut self, frame: Frame<'a, B>) -> Result<B, DecodeError> {
-        self.finish_within(frame, 0, &mut Scratch::<'a, B>::default())
-    }
-
-    /// [`Decoder::finish`] of a container that `base` open containers hold (the fast path
-    /// hands the driver what nests deeper than it goes).
-    pub(crate) fn finish_within<B: Build<'a>>(
-        &mut self,
-        frame: Frame<'a, B>,
-        base: usize,
-        scratch: &mut Scratch<'a, B>,
-    ) -> Result<B, DecodeError> {
-        let mut stack: SmallVec<[Frame<'a, B>; INLINE_DEPTH]> = SmallVec::new();
-        stack.push(frame);
-        loop {
-            let depth = base + stack.len();
-            let top = stack.last_mut().expect("the stack is never empty here");
-            if let Some(child) = self.fill(top, depth, scratch)? {
-                stack.push(child);
-                continue;
-            }
-            let frame = stack.pop().expect("top exists");
-            if let Frame::Dict { fill, .. } = &frame {
-                self.replaced |= fill.replaced;
-                fill.entries.close(scratch);
-            }
-            let done = close(frame);
-            self.obs.end(self.pos);
-            if let Some(Frame::Object { script_at, .. }) = stack.last_mut() {
-                if let Some(at) = script_at.take() {
-                    self.check_script_value(at)?;
-                }
-            }
-            match stack.last_mut() {
-                Some(parent) => accept(parent, done, scratch, self.retype),
-                None => return Ok(done),
-            }
-        }
-    }
-
-    /// Reads elements of `frame` (at nesting `depth`) until it is full (`None`) or an element
-    /// opens a container (returned; a dictionary keeps the key read, an object the name).
-    /// Each leaf goes straight to its place (`put`), not back through a returned value: that
-    /// keeps it in registers instead of bouncing through the stack.
-    #[inline]
-    pub(crate) fn fill<B: Build<'a>>(
-        &mut self,
-        frame: &mut Frame<'a, B>,
-        depth: usize,
-        scratch: &mut Scratch<'a, B>,
-    ) -> Result<Option<Frame<'a, B>>, DecodeError> {
-        match frame {
-            Frame::Array { items, left, typed } => {
-                if let (Some(r), Some(t)) = (self.retype, typed.as_deref()) {
-                    while *left > 0 {
-                        self.check_depth(depth)?;
-                        self.obs.value(self.pos, Slot::Item);
-                        if let Some(child) =
-                            self.one::<B>(|v| push_typed::<B>(items, &t.element, v, r))?
-                        {
-                            return Ok(Some(child));
-                        }
-                        *left -= 1;
-                    }
-                    return Ok(None);
-                }
-                while *left > 0 {
-                    self.check_depth(depth)?;
-                    self.obs.value(self.pos, Slot::Item);
-                    if let Some(child) = self.one::<B>(
-                        #[inline(always)]
-                        |v| keep::<B, _>(items, v),
-                    )? {
-                        return Ok(Some(child));
-                    }
-                    *left -= 1;
-                }
-            }
-            Frame::Dict {
-                fill,
-                left,
-                key,
-                typed,
-            } => {
-                let key_type = typed.as_deref().and_then(|t| t.key.as_ref());
-                if let (Some(r), Some(kt)) = (self.retype, key_type) {
-                    while *left > 0 {
-                        if key.is_none() {
-                            self.check_depth(depth)?;
-                            self.obs.value(self.pos, Slot::Key);
-                            if let Some(child) = self.one::<B>(|v| *key = Some(v))? {
-                                return Ok(Some(child));
-                            }
-                        }
-                        self.check_depth(depth)?;
-                        self.obs.value(self.pos, Slot::Value);
-                        if let Some(child) = self.one::<B>(|v| {
-                            if let Some(k) = key.take() {
-                                insert_typed::<B>(fill, scratch, kt, k, v, r)
-                            }
-                        })? {
-                            return Ok(Some(child));
-                        }
-                        *left -= 1;
-                    }
-                    return Ok(None);
-                }
-                while *left > 0 {
-                    if key.is_none() {
-                        self.check_depth(depth)?;
-                        self.obs.value(self.pos, Slot::Key);
-                        if let Some(child) = self.one::<B>(
-                            #[inline(always)]
-                            |v| *key = Some(v),
-                        )? {
-                            return Ok(Some(child));
-                        }
-                    }
-                    self.check_depth(depth)?;
-                    self.obs.value(self.pos, Slot::Value);
-                    // A value that opens a container leaves the key pending in the frame.
-                    if let Some(child) = self.one::<B>(
-                        // Inlined, so that the value goes from registers to its place.
-                        #[inline(always)]
-                        |v| {
-                            if let Some(k) = key.take() {
-                                fill.insert(scratch, k, v)
-                            }
-                        },
-                    )? {
-                        return Ok(Some(child));
-                    }
-                    *left -= 1;
-                }
-            }
-            Frame::Object {
-                props,
-                left,
-                name,
-                script_at,
-                ..
-            } => {
-                while *left > 0 {
-                    // The name is read before the depth is checked, as the engine does.
-                    let mut is_script = false;
-                    if name.is_none() {
-                        let at = self.pos;
-                        let text = self.str_text()?;
-                        is_script = self.checks
-                            && quirks::checks_script_property(self.dialect)
-                            && text == "script";
-                        *name = Some(B::text(text));
-                        self.obs.text(at, self.pos, Text::PropertyName);
-                    }
-                    self.check_depth(depth)?;
-                    self.obs.value(self.pos, Slot::Property);
-                    if is_script {
-                        // Checked once the value is read whole, as the engine does.
-                        *script_at = Some(self.pos);
-                    }
-                    if let Some(child) = self.one::<B>(
-                        #[inline(always)]
-                        |v| {
-                            if let Some(n) = name.take() {
-                                keep::<B, _>(props, (n, v))
-                            }
-                        },
-                    )? {
-                        return Ok(Some(child));
-                    }
-                    if let Some(at) = script_at.take() {
-                        self.check_script_value(at)?;
-                    }
-                    *left -= 1;
-                }
-            }
-        }
-        Ok(None)
     }
 
     #[cold]
@@ -719,13 +509,21 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
         })
     }
 
-    /// A FLOAT after its header (`wide`: the header's FLAG_64, a double).
+    /// A FLOAT after its header (`wide`: the header's FLAG_64, a double). Its bits as sent;
+    /// in engine mode a signalling NaN comes out quiet, as in the engine
+    /// (`quirks::engine_float32`).
     #[inline(always)]
     pub(crate) fn float_payload(&mut self, wide: bool) -> Result<f64, DecodeError> {
-        Ok(match wide {
-            true => f64::from_bits(self.u64()?),
-            false => crate::variant::layout::real_from_f32_bits(self.u32()?),
-        })
+        if wide {
+            return Ok(f64::from_bits(self.u64()?));
+        }
+        let bits = self.u32()?;
+        let v = crate::variant::layout::real_from_f32_bits(bits);
+        if v.is_nan() && self.options.engine_strict {
+            let quiet = quirks::engine_float32(bits);
+            return Ok(crate::variant::layout::real_from_f32_bits(quiet));
+        }
+        Ok(v)
     }
 
     /// A Vector2 after its header (`flag`: the header's FLAG_64, which makes its reals
@@ -741,319 +539,4 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
             <crate::variant::math::Vector2 as FixedLayout>::read(b, wide)
         })
     }
-
-    /// Reads one header and, for a leaf, the whole value, which goes to `put`; a container
-    /// comes back opened. The common leaf types are read here, inline in the driver's loop;
-    /// the rest (and containers) in [`Decoder::other`], which keeps this function small.
-    // Inlined in optimised builds only: in a debug build each of the fast path's six calls
-    // would put all of this function's temporaries in its recursive frame (30 KiB a level).
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub(crate) fn one<B: Build<'a>>(
-        &mut self,
-        put: impl FnOnce(B),
-    ) -> Result<Option<Frame<'a, B>>, DecodeError> {
-        let at = self.pos;
-        let header = self.u32()?;
-        let tag = header & quirks::TYPE_MASK;
-        let Some(kind) = self.kind_of(tag) else {
-            return Err(self.unknown_type(at, tag));
-        };
-        self.obs.header(at, header, kind);
-        let flag = header & FLAG_64 != 0;
-        let s = match kind {
-            Kind::Nil => Scalar::Nil,
-            Kind::Bool => Scalar::Bool(self.u32()? != 0),
-            Kind::Int => Scalar::Int(self.int_payload(flag)?),
-            Kind::Float => Scalar::Float(self.float_payload(flag)?),
-            Kind::String => {
-                let text_at = self.pos;
-                let text = self.str_text()?;
-                self.obs.text(text_at, self.pos, Text::Plain);
-                put(B::string(text));
-                self.obs.end(self.pos);
-                return Ok(None);
-            }
-            // The commonest math value, read here rather than through `fixed_value`'s match
-            // on the kind (its call and returned `Result` cost W4 about 30 of its 57).
-            Kind::Vector2 => {
-                let v = self.vector2_payload(flag)?;
-                put(B::from(v));
-                self.obs.end(self.pos);
-                return Ok(None);
-            }
-            // Math values (a Vector2 in every game state): straight to their layout.
-            k if k.is_fixed() => {
-                let wide = flag && self.dialect.flag64_reals(self.version, k);
-                put(self.fixed_value::<B>(k, wide, header)?);
-                self.obs.end(self.pos);
-                return Ok(None);
-            }
-            _ => {
-                return match self.other(at, header, kind)? {
-                    Step::Value(v) => {
-                        put(v);
-                        self.obs.end(self.pos);
-                        Ok(None)
-                    }
-                    Step::Open(frame) => Ok(Some(frame)),
-                }
-            }
-        };
-        put(B::scalar(s));
-        self.obs.end(self.pos);
-        Ok(None)
-    }
-
-    /// [`Decoder::one`] for the other types, after the header.
-    #[inline(never)]
-    pub(crate) fn other<B: Build<'a>>(
-        &mut self,
-        at: usize,
-        header: u32,
-        kind: Kind,
-    ) -> Result<Step<'a, B>, DecodeError> {
-        let tag = header & quirks::TYPE_MASK;
-        let (dialect, version) = (self.dialect, self.version);
-        let flag = header & FLAG_64 != 0;
-        let wide = flag && dialect.flag64_reals(version, kind);
-        // Packed arrays of fixed layouts: one generic read each (the spec's kinds).
-        let packed = with_packed!(kind, T => Some(self.packed::<B, T>(wide)?), _ => None);
-        if let Some(v) = packed {
-            return Ok(Step::Value(v));
-        }
-        let s = match kind {
-            Kind::StringName => {
-                let text_at = self.pos;
-                let text = self.str_text()?;
-                self.obs.text(text_at, self.pos, Text::Plain);
-                return Ok(Step::Value(B::string_name(text)));
-            }
-            Kind::NodePath => return Ok(Step::Value(self.node_path::<B>()?)),
-            Kind::Rid => {
-                if dialect.has_feature(version, Feature::RidPayload) {
-                    Scalar::Rid(self.u64()?)
-                } else {
-                    Scalar::Rid(0)
-                }
-            }
-            Kind::Object => return self.object(at, header & quirks::OBJECT_AS_ID != 0),
-            Kind::Callable => Scalar::Callable,
-            Kind::Signal => {
-                let name_at = self.pos;
-                let name = self.string::<B>()?;
-                self.obs
-                    .text(name_at, self.pos, Text::Field(FieldName::Name));
-                let object_at = self.pos;
-                let object = self.u64()?;
-                self.obs.field(object_at, 8, FieldName::ObjectId);
-                return Ok(Step::Value(B::signal(name, object)));
-            }
-            Kind::Dictionary => {
-                // No container-kind bits means no type data, whatever the version says.
-                let kinds = header & (quirks::TYPED_KEY | quirks::TYPED_VALUE);
-                let typed = if kinds != 0 && dialect.has_feature(version, Feature::TypedDictionary)
-                {
-                    let key = quirks::container_kind(header, quirks::TYPED_KEY);
-                    let key = self.element_type(key, FieldName::KeyType)?;
-                    let value = quirks::container_kind(header, quirks::TYPED_VALUE);
-                    let value = self.element_type(value, FieldName::ValueType)?;
-                    (key.is_some() || value.is_some())
-                        .then(|| Box::new(DictionaryType { key, value }))
-                } else {
-                    None
-                };
-                let (left, cap) = self.count(8, FieldName::Count)?;
-                return Ok(Step::Open(Frame::Dict {
-                    fill: DictFill::with_capacity(
-                        cap,
-                        !self
-                            .dialect
-                            .has_feature(self.version, Feature::DictionaryKeysByValue),
-                    ),
-                    left,
-                    key: None,
-                    typed,
-                }));
-            }
-            Kind::Array => {
-                let typed = if quirks::container_kind(header, quirks::TYPED_ARRAY) != 0
-                    && dialect.has_feature(version, Feature::TypedArray)
-                {
-                    let kind = quirks::container_kind(header, quirks::TYPED_ARRAY);
-                    self.element_type(kind, FieldName::ElementType)?
-                        .map(|element| {
-                            Box::new(ArrayType {
-                                element,
-                                pandemonium_packed: false,
-                            })
-                        })
-                } else {
-                    None
-                };
-                let (left, cap) = self.count(4, FieldName::Count)?;
-                return Ok(Step::Open(Frame::Array {
-                    items: vec_for::<B, _>(cap),
-                    left,
-                    typed,
-                }));
-            }
-            Kind::TypedArray | Kind::PackedTypedArray => {
-                return self.pandemonium_typed_array(kind, flag)
-            }
-            Kind::PackedByteArray => {
-                let at = self.pos;
-                let raw = self.u32()?;
-                let n = raw as i32;
-                if n < 0 || n as usize > self.remaining() {
-                    return Err(self.out_of_bounds(at, raw));
-                }
-                let n = n as usize;
-                self.count_elements(at, n)?;
-                self.obs.field(at, 4, FieldName::Count);
-                self.obs.field(self.pos, n, FieldName::Data);
-                let buf: &'a [u8] = self.buf;
-                let v = &buf[self.pos..self.pos + n];
-                // The padding is counted but need not be present (decode_variant checks only
-                // `count <= len`), so `used` stops at the end of the input.
-                self.pos = (self.pos + n + quirks::pad4(n)).min(self.buf.len());
-                return Ok(Step::Value(B::byte_array(v)));
-            }
-            Kind::PackedInt32Array => return Ok(Step::Value(self.packed::<B, i32>(wide)?)),
-            Kind::PackedInt64Array => return Ok(Step::Value(self.packed::<B, i64>(wide)?)),
-            Kind::PackedFloat32Array => return Ok(Step::Value(self.packed::<B, f32>(wide)?)),
-            Kind::PackedFloat64Array => return Ok(Step::Value(self.packed::<B, f64>(wide)?)),
-            Kind::PackedStringArray => {
-                let at = self.pos;
-                let n = self.u32()? as i32;
-                // A negative count is an empty array, not an error (the decoder never checks it).
-                let n = n.max(0) as usize;
-                self.count_elements(at, n)?;
-                self.obs.field(at, 4, FieldName::Count);
-                let cap = self.reserve(n, 4);
-                let v = self.strings::<B>(n, cap, Text::Item)?;
-                return Ok(Step::Value(B::string_array(v)));
-            }
-            // Nil, Bool, Int, Float, String and Vector2 are read in `one`; nothing else is left.
-            _ => {
-                return Err(DecodeError::UnknownType {
-                    offset: at,
-                    tag,
-                    dialect,
-                    version,
-                })
-            }
-        };
-        Ok(Step::Value(B::scalar(s)))
-    }
-}
-
-/// [`Decoder::plain_text`] of the string at the start of `rest`: the text, and the bytes it
-/// takes (length, text, padding). Apart so that a caller holding the input from the string
-/// on (`string_key`, after its header) does not look up its position again.
-#[inline(always)]
-pub(crate) fn plain_text_in(rest: &[u8]) -> Option<(&str, usize)> {
-    let (head, rest) = rest.split_first_chunk::<4>()?;
-    let n = u32::from_le_bytes(*head);
-    if n > i32::MAX as u32 {
-        return None;
-    }
-    // The length and its padding to 4, which cannot overflow below 2^31 (no overflow
-    // check, which took a dozen instructions of every string).
-    let n = n as usize;
-    let padded = rest.get(..n + quirks::pad4(n))?;
-    if !ascii_without_nul(padded, n) {
-        return None;
-    }
-    // SAFETY: every byte is in 0x01..=0x7F, and ASCII is valid UTF-8.
-    let text = unsafe { std::str::from_utf8_unchecked(&padded[..n]) };
-    Some((text, 4 + padded.len()))
-}
-
-/// Fingerprint mixing: FxHash's multiplier (its high bits mix best; the scan's `seen` bits
-/// take the top six).
-pub(crate) const K: u64 = 0xf135_7aea_2e62_a9c5;
-
-#[inline(always)]
-pub(crate) fn mix(h: u64, x: u64) -> u64 {
-    (h.rotate_left(26) ^ x).wrapping_mul(K)
-}
-
-/// Whether the `n` bytes at `start` of `buf` (a string; the caller has checked they are in
-/// the input) are ASCII without NUL (which the engine's reading leaves as it is), and, when `key`, their
-/// fingerprint (else 0). Eight bytes at a time: the bytes after the string, where the input
-/// has them, are read too but masked off, so a short key costs one load.
-#[inline(always)]
-pub(crate) fn plain_ascii(buf: &[u8], start: usize, n: usize, key: bool) -> (bool, u64) {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let word = |at: usize| {
-        let b: [u8; 8] = buf[at..at + 8].try_into().expect("eight bytes");
-        u64::from_le_bytes(b)
-    };
-    let mut flags = 0u64;
-    let mut h = n as u64;
-    let full = n / 8;
-    for i in 0..full {
-        let x = word(start + 8 * i);
-        flags |= (x.wrapping_sub(ONES) | x) & HIGH;
-        if key {
-            h = mix(h, x);
-        }
-    }
-    let rem = n % 8;
-    if rem != 0 {
-        let at = start + 8 * full;
-        let x = if at + 8 <= buf.len() {
-            word(at)
-        } else {
-            last_word(&buf[at..at + rem])
-        };
-        // The bytes past the string: zero for the hash, 0x01 for the check.
-        let keep = u64::MAX >> (8 * (8 - rem));
-        let x = x & keep;
-        let y = x | (ONES & !keep);
-        flags |= (y.wrapping_sub(ONES) | y) & HIGH;
-        if key {
-            h = mix(h, x);
-        }
-    }
-    (flags == 0, if key { h.wrapping_mul(K) } else { 0 })
-}
-
-/// Up to eight bytes as a little-endian word, zero above (the end of the input).
-#[cold]
-pub(crate) fn last_word(b: &[u8]) -> u64 {
-    let mut w = [0u8; 8];
-    w[..b.len()].copy_from_slice(b);
-    u64::from_le_bytes(w)
-}
-
-/// Whether the first `n` bytes of `padded` (a string and its padding to 4) are all in
-/// `0x01..=0x7F`. Four bytes at a time, padding included but forced to `0x01`: `x - 0x01…01`
-/// sets a byte's top bit when the lowest zero byte borrows, and `x` sets it for bytes >= 0x80;
-/// a borrow can also flag a later byte, which only sends the string down the careful path.
-#[inline(always)]
-pub(crate) fn ascii_without_nul(padded: &[u8], n: usize) -> bool {
-    const ONES: u32 = 0x0101_0101;
-    const HIGH: u32 = 0x8080_8080;
-    let check = |x: u32| (x.wrapping_sub(ONES) | x) & HIGH;
-    // The last word apart (it holds the padding), the others by `chunks_exact`, which needs
-    // no bound check per word: a short key is one word and no loop.
-    let Some((body, last)) = padded.split_last_chunk::<4>() else {
-        return true;
-    };
-    let mut flags = 0u32;
-    for w in body.chunks_exact(4) {
-        flags |= check(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
-    }
-    // The top `pad` bytes of the last word are padding, read as 0x01.
-    let pad = padded.len() - n;
-    debug_assert!(
-        pad < 4 && padded.len().is_multiple_of(4),
-        "`padded` is the text and its padding"
-    );
-    let keep = u32::MAX >> (8 * pad);
-    flags |= check((u32::from_le_bytes(*last) & keep) | (ONES & !keep));
-    flags == 0
 }

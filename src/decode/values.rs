@@ -44,11 +44,13 @@ impl<'a, 'o, O: Observe> Decoder<'a, 'o, O> {
         self.obs.field(at + 8, 4, FieldName::Flags);
         let name_list = self.strings::<B>(names, names, Text::Name)?;
         let subname_list = self.strings::<B>(subnames, subnames, Text::Subname)?;
-        Ok(B::node_path(
-            name_list,
-            subname_list,
-            flags & quirks::NODEPATH_ABSOLUTE != 0,
-        ))
+        let mut absolute = flags & quirks::NODEPATH_ABSOLUTE != 0;
+        if self.options.engine_strict {
+            let empty = name_list.is_empty() && subname_list.is_empty();
+            absolute =
+                quirks::engine_nodepath_absolute(self.dialect, self.version, empty, absolute);
+        }
+        Ok(B::node_path(name_list, subname_list, absolute))
     }
 
     pub(crate) fn object<B: Build<'a>>(

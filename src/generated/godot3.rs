@@ -64,6 +64,43 @@ pub fn kind_of(version: Version, id: u32) -> Option<Kind> {
         _ => None,
     }
 }
+/// The kind of each type id in Godot 3 3.0.0 and later (until the next table).
+static KINDS_3_0_0: [Option<Kind>; 256] = {
+    let mut t = [None; 256];
+    t[0] = Some(Kind::Nil);
+    t[1] = Some(Kind::Bool);
+    t[2] = Some(Kind::Int);
+    t[3] = Some(Kind::Float);
+    t[4] = Some(Kind::String);
+    t[5] = Some(Kind::Vector2);
+    t[6] = Some(Kind::Rect2);
+    t[7] = Some(Kind::Vector3);
+    t[8] = Some(Kind::Transform2D);
+    t[9] = Some(Kind::Plane);
+    t[10] = Some(Kind::Quaternion);
+    t[11] = Some(Kind::Aabb);
+    t[12] = Some(Kind::Basis);
+    t[13] = Some(Kind::Transform3D);
+    t[14] = Some(Kind::Color);
+    t[15] = Some(Kind::NodePath);
+    t[16] = Some(Kind::Rid);
+    t[17] = Some(Kind::Object);
+    t[18] = Some(Kind::Dictionary);
+    t[19] = Some(Kind::Array);
+    t[20] = Some(Kind::PackedByteArray);
+    t[21] = Some(Kind::PackedInt32Array);
+    t[22] = Some(Kind::PackedFloat32Array);
+    t[23] = Some(Kind::PackedStringArray);
+    t[24] = Some(Kind::PackedVector2Array);
+    t[25] = Some(Kind::PackedVector3Array);
+    t[26] = Some(Kind::PackedColorArray);
+    t
+};
+/// [`kind_of`] of every type id (`header & TYPE_MASK`) in Godot 3 `version`, as one static table.
+pub fn kind_table(version: Version) -> &'static [Option<Kind>; 256] {
+    let _ = version;
+    &KINDS_3_0_0
+}
 /// The type id of `kind` in Godot 3 `version`; `None` if that version has no such type.
 pub fn id_of(version: Version, kind: Kind) -> Option<u32> {
     let _ = version;

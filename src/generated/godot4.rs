@@ -13,8 +13,8 @@ pub fn text_ctor(kind: Kind) -> (&'static str, bool) {
         _ => (kind.name(), true),
     }
 }
-/// The newest Godot 4 version the spec covers (4.6.3).
-pub const NEWEST: Version = Version::new(4, 6, 3);
+/// The newest Godot 4 version the spec covers (4.7.2).
+pub const NEWEST: Version = Version::new(4, 7, 2);
 /// `header & TYPE_MASK` is the type id. u32, little-endian. Byte 0: Variant::Type; byte 1: unused; bytes 2 and 3: per-type flags (HEADER_TYPE_MASK)
 pub const TYPE_MASK: u32 = 0x0000_00ff;
 /// Header bits 16..=16 (`HEADER_DATA_FLAG_64`): Payload reals (or the INT / FLOAT value) are 64-bit.
@@ -115,6 +115,59 @@ pub fn kind_of(version: Version, id: u32) -> Option<Kind> {
             _ => None,
         }
     }
+}
+/// The kind of each type id in Godot 4 4.0.0 and later (until the next table).
+static KINDS_4_0_0: [Option<Kind>; 256] = {
+    let mut t = [None; 256];
+    t[0] = Some(Kind::Nil);
+    t[1] = Some(Kind::Bool);
+    t[2] = Some(Kind::Int);
+    t[3] = Some(Kind::Float);
+    t[4] = Some(Kind::String);
+    t[5] = Some(Kind::Vector2);
+    t[6] = Some(Kind::Vector2i);
+    t[7] = Some(Kind::Rect2);
+    t[8] = Some(Kind::Rect2i);
+    t[9] = Some(Kind::Vector3);
+    t[10] = Some(Kind::Vector3i);
+    t[11] = Some(Kind::Transform2D);
+    t[12] = Some(Kind::Vector4);
+    t[13] = Some(Kind::Vector4i);
+    t[14] = Some(Kind::Plane);
+    t[15] = Some(Kind::Quaternion);
+    t[16] = Some(Kind::Aabb);
+    t[17] = Some(Kind::Basis);
+    t[18] = Some(Kind::Transform3D);
+    t[19] = Some(Kind::Projection);
+    t[20] = Some(Kind::Color);
+    t[21] = Some(Kind::StringName);
+    t[22] = Some(Kind::NodePath);
+    t[23] = Some(Kind::Rid);
+    t[24] = Some(Kind::Object);
+    t[25] = Some(Kind::Callable);
+    t[26] = Some(Kind::Signal);
+    t[27] = Some(Kind::Dictionary);
+    t[28] = Some(Kind::Array);
+    t[29] = Some(Kind::PackedByteArray);
+    t[30] = Some(Kind::PackedInt32Array);
+    t[31] = Some(Kind::PackedInt64Array);
+    t[32] = Some(Kind::PackedFloat32Array);
+    t[33] = Some(Kind::PackedFloat64Array);
+    t[34] = Some(Kind::PackedStringArray);
+    t[35] = Some(Kind::PackedVector2Array);
+    t[36] = Some(Kind::PackedVector3Array);
+    t[37] = Some(Kind::PackedColorArray);
+    t
+};
+/// The kind of each type id in Godot 4 4.3.0 and later (until the next table).
+static KINDS_4_3_0: [Option<Kind>; 256] = {
+    let mut t = KINDS_4_0_0;
+    t[38] = Some(Kind::PackedVector4Array);
+    t
+};
+/// [`kind_of`] of every type id (`header & TYPE_MASK`) in Godot 4 `version`, as one static table.
+pub fn kind_table(version: Version) -> &'static [Option<Kind>; 256] {
+    if version >= Version::new(4, 3, 0) { &KINDS_4_3_0 } else { &KINDS_4_0_0 }
 }
 /// The type id of `kind` in Godot 4 `version`; `None` if that version has no such type.
 pub fn id_of(version: Version, kind: Kind) -> Option<u32> {
@@ -245,6 +298,8 @@ pub fn has_feature(version: Version, feature: Feature) -> bool {
         Feature::DictionaryKeysByValue => version >= Version::new(4, 0, 0),
         Feature::StringNameKeysKept => version >= Version::new(4, 4, 0),
         Feature::NodePathPaddingZeroed => version >= Version::new(4, 6, 3),
+        Feature::EmptyNodePathAbsoluteKept => version >= Version::new(4, 3, 0),
+        Feature::DictionaryValueScriptKept => version >= Version::new(4, 7, 3),
         _ => false,
     }
 }

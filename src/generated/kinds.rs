@@ -306,7 +306,7 @@ pub enum Feature {
     StrictUtf8,
     /// Dictionary keys that are (or hold) Dictionaries compare by value; before, by identity (`Dictionary::operator==` compares the shared data), so two such keys decoded from bytes, being two Dictionaries, are two entries. Keys holding a non-null Object are two entries in every version (Objects compare by instance, and each decoded object is a new one).
     DictionaryKeysByValue,
-    /// An untyped Dictionary keeps a StringName key as a StringName; before, the engine stored it as a String (we keep the StringName in every version: docs/engine-rules.md).
+    /// An untyped Dictionary keeps a StringName key as a StringName; before, the engine stored it as a String (we keep the StringName in every version, engine mode gives the engine's value: docs/engine-rules.md).
     StringNameKeysKept,
     /// A Dictionary key holding a freed object is written as the String "[Deleted Object]" with a NIL value.
     DeletedObjectKey,
@@ -322,6 +322,10 @@ pub enum Feature {
     InstantiableCheck,
     /// NodePath name and subname padding bytes are written as zero (uninitialised before).
     NodePathPaddingZeroed,
+    /// A NodePath with no names and no subnames keeps its absolute flag when decoded; before, the engine read it as relative (we keep the flag in every version, engine mode gives the engine's value: docs/engine-rules.md).
+    EmptyNodePathAbsoluteKept,
+    /// A typed Dictionary read from bytes gets the value type's own script; before, the engine gave the value side the key's script (so a script-typed key with a value type of no class left the Dictionary untyped; we keep the types as written, engine mode gives the engine's value: docs/engine-rules.md).
+    DictionaryValueScriptKept,
     /// Pandemonium's TYPED_ARRAY and PACKED_TYPED_ARRAY types exist.
     PandemoniumTypedArray,
     /// Engine bug: decoding a Vector4 or Vector4i consumes 12 bytes instead of 16.
@@ -355,6 +359,8 @@ impl Feature {
         Feature::TypedDictionary,
         Feature::InstantiableCheck,
         Feature::NodePathPaddingZeroed,
+        Feature::EmptyNodePathAbsoluteKept,
+        Feature::DictionaryValueScriptKept,
         Feature::PandemoniumTypedArray,
         Feature::PandemoniumVector4ShortAdvance,
         Feature::PandemoniumProjectionLengthCheck,
@@ -383,6 +389,8 @@ impl Feature {
             Feature::TypedDictionary => "TypedDictionary",
             Feature::InstantiableCheck => "InstantiableCheck",
             Feature::NodePathPaddingZeroed => "NodePathPaddingZeroed",
+            Feature::EmptyNodePathAbsoluteKept => "EmptyNodePathAbsoluteKept",
+            Feature::DictionaryValueScriptKept => "DictionaryValueScriptKept",
             Feature::PandemoniumTypedArray => "PandemoniumTypedArray",
             Feature::PandemoniumVector4ShortAdvance => "PandemoniumVector4ShortAdvance",
             Feature::PandemoniumProjectionLengthCheck => {

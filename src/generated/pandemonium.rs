@@ -163,6 +163,106 @@ pub fn kind_of(version: Version, id: u32) -> Option<Kind> {
         }
     }
 }
+/// The kind of each type id in Pandemonium 3.5.0 and later (until the next table).
+static KINDS_3_5_0: [Option<Kind>; 256] = {
+    let mut t = [None; 256];
+    t[0] = Some(Kind::Nil);
+    t[1] = Some(Kind::Bool);
+    t[2] = Some(Kind::Int);
+    t[3] = Some(Kind::Float);
+    t[4] = Some(Kind::String);
+    t[5] = Some(Kind::Vector2);
+    t[6] = Some(Kind::Vector2i);
+    t[7] = Some(Kind::Rect2);
+    t[8] = Some(Kind::Rect2i);
+    t[9] = Some(Kind::Vector3);
+    t[10] = Some(Kind::Vector3i);
+    t[11] = Some(Kind::Transform2D);
+    t[12] = Some(Kind::Plane);
+    t[13] = Some(Kind::Quaternion);
+    t[14] = Some(Kind::Aabb);
+    t[15] = Some(Kind::Basis);
+    t[16] = Some(Kind::Transform3D);
+    t[17] = Some(Kind::Color);
+    t[21] = Some(Kind::StringName);
+    t[18] = Some(Kind::NodePath);
+    t[19] = Some(Kind::Rid);
+    t[20] = Some(Kind::Object);
+    t[22] = Some(Kind::Dictionary);
+    t[23] = Some(Kind::Array);
+    t[24] = Some(Kind::PackedByteArray);
+    t[25] = Some(Kind::PackedInt32Array);
+    t[26] = Some(Kind::PackedFloat32Array);
+    t[27] = Some(Kind::PackedStringArray);
+    t[28] = Some(Kind::PackedVector2Array);
+    t[29] = Some(Kind::PackedVector2iArray);
+    t[30] = Some(Kind::PackedVector3Array);
+    t[31] = Some(Kind::PackedVector3iArray);
+    t[32] = Some(Kind::PackedColorArray);
+    t
+};
+/// The kind of each type id in Pandemonium 3.8.0 and later (until the next table).
+static KINDS_3_8_0: [Option<Kind>; 256] = {
+    let mut t = KINDS_3_5_0;
+    t[7] = Some(Kind::Vector2);
+    t[8] = Some(Kind::Vector2i);
+    t[5] = Some(Kind::Rect2);
+    t[6] = Some(Kind::Rect2i);
+    t[18] = Some(Kind::Transform2D);
+    t[11] = Some(Kind::Vector4);
+    t[12] = Some(Kind::Vector4i);
+    t[13] = Some(Kind::Plane);
+    t[14] = Some(Kind::Quaternion);
+    t[15] = Some(Kind::Aabb);
+    t[16] = Some(Kind::Basis);
+    t[17] = Some(Kind::Transform3D);
+    t[19] = Some(Kind::Projection);
+    t[20] = Some(Kind::Color);
+    t[24] = Some(Kind::StringName);
+    t[21] = Some(Kind::NodePath);
+    t[22] = Some(Kind::Rid);
+    t[23] = Some(Kind::Object);
+    t[25] = Some(Kind::Dictionary);
+    t[26] = Some(Kind::Array);
+    t[27] = Some(Kind::PackedByteArray);
+    t[28] = Some(Kind::PackedInt32Array);
+    t[29] = Some(Kind::PackedFloat32Array);
+    t[30] = Some(Kind::PackedStringArray);
+    t[31] = Some(Kind::PackedVector2Array);
+    t[32] = Some(Kind::PackedVector2iArray);
+    t[33] = Some(Kind::PackedVector3Array);
+    t[34] = Some(Kind::PackedVector3iArray);
+    t[37] = Some(Kind::PackedColorArray);
+    t[35] = Some(Kind::PackedVector4Array);
+    t[36] = Some(Kind::PackedVector4iArray);
+    t
+};
+/// The kind of each type id in Pandemonium 5.0.0 and later (until the next table).
+static KINDS_5_0_0: [Option<Kind>; 256] = {
+    let mut t = KINDS_3_8_0;
+    t[29] = Some(Kind::PackedByteArray);
+    t[30] = Some(Kind::PackedInt32Array);
+    t[31] = Some(Kind::PackedFloat32Array);
+    t[32] = Some(Kind::PackedStringArray);
+    t[33] = Some(Kind::PackedVector2Array);
+    t[34] = Some(Kind::PackedVector2iArray);
+    t[35] = Some(Kind::PackedVector3Array);
+    t[36] = Some(Kind::PackedVector3iArray);
+    t[39] = Some(Kind::PackedColorArray);
+    t[37] = Some(Kind::PackedVector4Array);
+    t[38] = Some(Kind::PackedVector4iArray);
+    t[27] = Some(Kind::TypedArray);
+    t[28] = Some(Kind::PackedTypedArray);
+    t
+};
+/// [`kind_of`] of every type id (`header & TYPE_MASK`) in Pandemonium `version`, as one static table.
+pub fn kind_table(version: Version) -> &'static [Option<Kind>; 256] {
+    if version >= Version::new(5, 0, 0) {
+        &KINDS_5_0_0
+    } else {
+        if version >= Version::new(3, 8, 0) { &KINDS_3_8_0 } else { &KINDS_3_5_0 }
+    }
+}
 /// The type id of `kind` in Pandemonium `version`; `None` if that version has no such type.
 pub fn id_of(version: Version, kind: Kind) -> Option<u32> {
     if version >= Version::new(5, 0, 0) {

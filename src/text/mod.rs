@@ -53,6 +53,9 @@
 //! - StringName, NodePath and PackedStringArray elements are escaped with `c_escape`, which
 //!   writes `\a` and `\v`; the engines read those back as `a` and `v`, we read them as the
 //!   control characters they stand for.
+//! - **Nesting**: Godot 4 stops printing 100 levels deep (its `MAX_RECURSION`): a deeper
+//!   Array, Dictionary or Object prints as `[]`, `{}` or `null`. Godot 3 and Pandemonium
+//!   print every level.
 //! - **Names** print verbatim: a class name that is not an identifier, a property name or a
 //!   script path holding `"` make text that does not parse; NodePath names that are empty or
 //!   hold `/` or `:` read back split or dropped.
@@ -131,7 +134,10 @@ pub struct TextError {
 /// Prints `value` exactly as the dialect's engine prints it: Godot 3.2.3's `var2str`,
 /// Godot 4.3's `var_to_str`, Pandemonium's `var2str`.
 ///
-/// The text is lossy where the engine's is (see the [module docs](self)).
+/// The text is lossy where the engine's is (see the [module docs](self)). In particular
+/// Godot 4's `var_to_str` stops at its recursion limit (`MAX_RECURSION`, 100 levels): an
+/// Array, Dictionary or Object nested deeper prints as `[]`, `{}` or `null`, and so does it
+/// here. [`to_text_exact`] writes every level.
 ///
 /// ```
 /// use gdvariant::math::Vector2;

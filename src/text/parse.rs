@@ -13,10 +13,23 @@ use super::TextError;
 use crate::dialect::Dialect;
 use crate::variant::*;
 
-/// Deepest nesting of containers and objects the parser accepts (the engines'
-/// `MAX_RECURSION_DEPTH` for Variants is 1024). The parser keeps open containers on a heap
-/// stack, so this bounds memory, not the thread's stack.
+/// Deepest nesting the parser accepts: a value inside this many containers and objects
+/// still reads, one deeper does not. The engines' `MAX_RECURSION_DEPTH` for Variants is
+/// 1024, and so is the decoder's default `Limits::max_depth`, counted the same way, so the
+/// exact text of anything the decoder accepts reads back (a leaf property of an object may be
+/// one level deeper: an object sent by id is a leaf in the bytes and an object in text). The
+/// parser keeps open containers on a heap stack, so this bounds memory, not the thread's stack.
 pub const MAX_TEXT_DEPTH: usize = 1024;
+
+/// The error of a value that starts at `(line, column)` deeper than [`MAX_TEXT_DEPTH`].
+#[cold]
+fn too_deep((line, column): (usize, usize)) -> TextError {
+    TextError {
+        line,
+        column,
+        message: format!("nesting deeper than {MAX_TEXT_DEPTH} levels"),
+    }
+}
 
 #[derive(Clone)]
 pub(crate) struct Parser<'a> {
@@ -117,16 +130,23 @@ impl<'a> Parser<'a> {
                     self.close(open.pop())?
                 }
                 _ => {
+                    // The value about to start is `open.len() + outer` levels deep: the
+                    // decoder's bound (`depth > max_depth`), so that whatever it accepts,
+                    // written as exact text, reads back. One exception: an object sent by id
+                    // is one leaf in the bytes but `Object(EncodedObjectAsID,"object_id":…)`
+                    // in text, so a leaf property of an object may sit one level deeper.
+                    let depth = open.len() + outer;
+                    let in_object = matches!(open.last(), Some(Frame::Object { .. }));
+                    let at = (self.line, self.column);
+                    if depth > MAX_TEXT_DEPTH + usize::from(in_object) {
+                        return Err(too_deep(at));
+                    }
                     let in_script =
                         matches!(open.last(), Some(Frame::Object { name, .. }) if name == "script");
                     match self.start(in_script)? {
                         Start::Value(v) => v,
+                        Start::Open(_) if depth > MAX_TEXT_DEPTH => return Err(too_deep(at)),
                         Start::Open(frame) => {
-                            if open.len() + outer >= MAX_TEXT_DEPTH {
-                                return Err(self.error(format!(
-                                    "nesting deeper than {MAX_TEXT_DEPTH} levels"
-                                )));
-                            }
                             let is_object = matches!(frame, Frame::Object { .. });
                             open.push(frame);
                             if is_object && !self.object_property_name(&mut open)? {

@@ -29,6 +29,7 @@ pub(crate) enum Reals {
 /// printing `[]`, `{}` or `null`); `MAX_RECURSION` is 100 in core/typedefs.h ("Limit the depth
 /// of recursive algorithms when dealing with Array/Dictionary"). Godot 3.2.3 has no such
 /// limit (its `var2str` crashed between 10,000 and 20,000 levels); we print everything.
+/// Only the engine's text stops there: the exact form writes every level.
 const GODOT4_MAX_RECURSION: usize = 100;
 
 /// One pending piece of output.
@@ -71,6 +72,12 @@ struct Writer {
 impl Writer {
     fn godot4(&self) -> bool {
         self.dialect == Dialect::Godot4
+    }
+
+    /// Whether the engine's writer has given up at `depth` (Godot 4's `MAX_RECURSION`): the
+    /// engine's text drops what lies deeper, the exact form never does.
+    fn beyond_engine_recursion(&self, depth: usize) -> bool {
+        self.godot4() && self.reals == Reals::Engine && depth > GODOT4_MAX_RECURSION
     }
 
     /// `Name(args)` with the constructor name and spacing the spec gives `kind` in the dialect.
@@ -279,7 +286,7 @@ impl Writer {
     /// script-variable usage. A decoded object holds exactly what the bytes sent, so we print
     /// those, in the order sent (the engine's property-list order).
     fn object<'a>(&self, o: &'a Object, depth: usize, out: &mut String, stack: &mut Vec<Task<'a>>) {
-        if self.godot4() && depth > GODOT4_MAX_RECURSION {
+        if self.beyond_engine_recursion(depth) {
             out.push_str("null");
             return;
         }
@@ -355,7 +362,7 @@ impl Writer {
             out.push_str("](");
             stack.push(Task::Text(")"));
         }
-        if self.godot4() && depth > GODOT4_MAX_RECURSION {
+        if self.beyond_engine_recursion(depth) {
             out.push_str("{}");
             return;
         }
@@ -419,7 +426,7 @@ impl Writer {
             out.push_str("](");
             stack.push(Task::Text(")"));
         }
-        if self.godot4() && depth > GODOT4_MAX_RECURSION {
+        if self.beyond_engine_recursion(depth) {
             out.push_str("[]");
             return;
         }

@@ -551,6 +551,19 @@ mod tests {
         let s = GString::from_engine_utf8(&[0xe0, 0x80, 0xaf]).unwrap();
         assert!(s.is_unicode());
         assert_eq!(s, "/");
+        // But not where Godot 3.2.3's check at the second continuation byte refuses it
+        // (`e0 80 81` is refused by the installed engine: tests/differential_engines.rs).
+        for refused in [
+            &[0xe0, 0x80, 0x80][..],
+            &[0xe0, 0x80, 0x81],
+            &[0xe0, 0x80, 0x8f],
+        ] {
+            assert!(GString::from_engine_utf8(refused).is_none(), "{refused:x?}");
+        }
+        let s = GString::from_engine_utf8(&[0xe0, 0x80, 0x90]).unwrap();
+        assert_eq!(s, "\u{10}");
+        assert!(GString::from_engine_utf8(&[0xf0, 0x80, 0x87, 0xbf]).is_none());
+        assert!(GString::from_engine_utf8(&[0xf0, 0x80, 0x88, 0x80]).is_some());
     }
 
     #[test]

@@ -95,6 +95,66 @@ pub fn emit_dialect(d: &Dialect, spec: &Spec) -> TokenStream {
     let kind_of_body = era_matches(false);
     let id_of_body = era_matches(true);
 
+    // kind_table: each era's kinds as a static table indexed by type id (the decoder's one
+    // load per header), and the pick of a version's table, newest era first.
+    let slots = lit(u64::from(d.type_mask) + 1);
+    // Each era's table is the era before it with the ids that changed.
+    let mut tables = Vec::new();
+    let mut picks: Vec<(Ver, proc_macro2::Ident)> = Vec::new();
+    let mut before: Vec<(u32, &str)> = Vec::new();
+    for era in &d.eras {
+        let Ver(a, b, c) = era.since;
+        let name = ident(&format!("KINDS_{a}_{b}_{c}"));
+        let now: Vec<(u32, &str)> = d
+            .types
+            .iter()
+            .filter_map(|t| Some((t.id_at(era.since)?.id, t.kind.as_str())))
+            .collect();
+        let sets = now.iter().filter(|e| !before.contains(e)).map(|(id, k)| {
+            let (k, id) = (ident(k), lit((*id).into()));
+            quote! { t[#id] = Some(Kind::#k); }
+        });
+        let gone = before
+            .iter()
+            .filter(|(id, _)| !now.iter().any(|(n, _)| n == id))
+            .map(|(id, _)| {
+                let id = lit((*id).into());
+                quote! { t[#id] = None; }
+            });
+        let start = match picks.last() {
+            Some((_, prev)) => quote!(#prev),
+            None => quote!([None; #slots]),
+        };
+        let doc = format!(
+            "The kind of each type id in {title} {a}.{b}.{c} and later (until the next table)."
+        );
+        tables.push(quote! {
+            #[doc = #doc]
+            static #name: [Option<Kind>; #slots] = {
+                let mut t = #start;
+                #(#gone)*
+                #(#sets)*
+                t
+            };
+        });
+        picks.push((era.since, name));
+        before = now;
+    }
+    let mut picks = picks.into_iter();
+    let mut kind_table_body = picks
+        .next()
+        .map(|(_, name)| quote!(&#name))
+        .unwrap_or_else(|| quote!(&[None; #slots]));
+    let mut one_era = true;
+    for (since, name) in picks {
+        let v = version(since);
+        kind_table_body = quote! { if version >= #v { &#name } else { #kind_table_body } };
+        one_era = false;
+    }
+    if one_era {
+        kind_table_body = quote! { let _ = version; #kind_table_body };
+    }
+
     // flag64_reals: kinds grouped by the version their build-driven FLAG_64 starts.
     let mut groups: Vec<(Ver, Vec<&Type>)> = Vec::new();
     for t in &d.types {
@@ -189,6 +249,7 @@ pub fn emit_dialect(d: &Dialect, spec: &Spec) -> TokenStream {
     let dialect_tight = d.text_tight;
     let text_doc = format!("The text form's constructor name of `kind` in {title} and whether it is written tight (`Vector2(1, 2)`) rather than padded (`Vector2( 1, 2 )`).");
     let kind_of_doc = format!("The kind of type id `id` (`header & 0xFF`) in {title} `version`; `None` for an id the engine rejects.");
+    let kind_table_doc = format!("[`kind_of`] of every type id (`header & TYPE_MASK`) in {title} `version`, as one static table.");
     let id_of_doc = format!(
         "The type id of `kind` in {title} `version`; `None` if that version has no such type."
     );
@@ -221,6 +282,13 @@ pub fn emit_dialect(d: &Dialect, spec: &Spec) -> TokenStream {
         #[doc = #kind_of_doc]
         pub fn kind_of(version: Version, id: u32) -> Option<Kind> {
             #kind_of_body
+        }
+
+        #(#tables)*
+
+        #[doc = #kind_table_doc]
+        pub fn kind_table(version: Version) -> &'static [Option<Kind>; #slots] {
+            #kind_table_body
         }
 
         #[doc = #id_of_doc]

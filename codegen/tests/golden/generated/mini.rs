@@ -46,6 +46,29 @@ pub fn kind_of(version: Version, id: u32) -> Option<Kind> {
         }
     }
 }
+/// The kind of each type id in Mini 1.0.0 and later (until the next table).
+static KINDS_1_0_0: [Option<Kind>; 256] = {
+    let mut t = [None; 256];
+    t[0] = Some(Kind::Nil);
+    t[1] = Some(Kind::Int);
+    t[2] = Some(Kind::Vector2);
+    t[3] = Some(Kind::Color);
+    t[4] = Some(Kind::Rid);
+    t[5] = Some(Kind::Array);
+    t
+};
+/// The kind of each type id in Mini 2.0.0 and later (until the next table).
+static KINDS_2_0_0: [Option<Kind>; 256] = {
+    let mut t = KINDS_1_0_0;
+    t[6] = Some(Kind::Vector2i);
+    t[5] = Some(Kind::Rid);
+    t[4] = Some(Kind::Array);
+    t
+};
+/// [`kind_of`] of every type id (`header & TYPE_MASK`) in Mini `version`, as one static table.
+pub fn kind_table(version: Version) -> &'static [Option<Kind>; 256] {
+    if version >= Version::new(2, 0, 0) { &KINDS_2_0_0 } else { &KINDS_1_0_0 }
+}
 /// The type id of `kind` in Mini `version`; `None` if that version has no such type.
 pub fn id_of(version: Version, kind: Kind) -> Option<u32> {
     if version >= Version::new(2, 0, 0) {
