@@ -102,6 +102,7 @@ pub mod json;
 pub mod math;
 pub mod migrate;
 mod quirks;
+pub mod resource;
 #[cfg(feature = "serde")]
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub mod serde;
@@ -176,6 +177,8 @@ mod guide_examples {
     struct Performance;
     #[doc = include_str!("../docs/python.md")]
     struct Python;
+    #[doc = include_str!("../docs/resources.md")]
+    struct Resources;
     #[doc = include_str!("../docs/spec-and-generator.md")]
     struct SpecAndGenerator;
     #[doc = include_str!("../docs/testing.md")]

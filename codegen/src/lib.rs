@@ -6,6 +6,7 @@ pub mod emit;
 pub mod lower;
 pub mod model;
 pub mod raw;
+pub mod resource_binary;
 pub mod snapshot;
 pub mod special_cases;
 pub mod write;

@@ -73,6 +73,11 @@ pub fn outputs(root: &Path, scope: Scope) -> anyhow::Result<Vec<Output>> {
             &containers,
             RUST_OUT,
         ))?);
+        let resource_binary = crate::resource_binary::load(root)?;
+        out.push(render_rust(&crate::resource_binary::emit::emit(
+            &resource_binary,
+            RUST_OUT,
+        ))?);
     }
     if scope != Scope::Rust {
         out.extend(

@@ -2,8 +2,10 @@
 
 mod containers;
 mod invariants;
+mod resource;
 pub use containers::*;
 pub use invariants::*;
+pub use resource::check_resource;
 
 // Every target measures the memory a decode takes (see `peak_during`).
 #[global_allocator]

@@ -11,6 +11,7 @@ mod container;
 mod debug;
 mod edit;
 mod ordered;
+mod resource;
 mod text;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -54,6 +55,8 @@ enum Command {
     /// Open files in the save editor: a local page with the values as a tree beside their
     /// bytes, edited in place and saved back.
     Edit(edit::EditArgs),
+    /// Read, edit and convert resource files (`.tres`, `.res`) as the engine saves them.
+    Resource(resource::ResourceArgs),
 }
 
 /// The engine family, or `auto` to guess it from the bytes.
@@ -307,6 +310,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Guess(a) => commands::guess(a),
         Command::Debug(a) => debug::debug(a),
         Command::Edit(a) => edit::edit(a),
+        Command::Resource(a) => resource::resource(a),
     });
     match r {
         Ok(()) => ExitCode::SUCCESS,

@@ -15,6 +15,9 @@ mod container;
 #[cfg(feature = "containers")]
 pub use self::container::ContainerError;
 
+mod resource;
+pub use self::resource::ResourceError;
+
 use crate::dialect::Dialect;
 use crate::generated::kinds::Kind;
 use crate::version::Version;

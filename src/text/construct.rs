@@ -191,6 +191,20 @@ impl Parser<'_> {
                     Variant::Signal(Signal { name, object })
                 }
             }
+            // A resource file's reference: Godot 4 writes the id as a string, Godot 3 as an
+            // int (resource_format_text.cpp, `_write_resource`).
+            "ExtResource" | "SubResource" if self.references => {
+                self.expect(Tok::LParen)?;
+                let target = match &self.tok {
+                    Tok::Int(i, _) => Variant::Int(*i),
+                    _ => Variant::String(self.string_arg()?),
+                };
+                if matches!(target, Variant::Int(_)) {
+                    self.advance()?;
+                }
+                self.expect(Tok::RParen)?;
+                crate::text::resource_reference(id, target)
+            }
             "Resource" | "ExtResource" | "SubResource" => {
                 return Err(TextError {
                     line,

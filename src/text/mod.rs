@@ -285,3 +285,82 @@ impl std::fmt::Display for Variant {
         f.write_str(&text)
     }
 }
+
+/// The class names that mark a resource file's references inside a value: an object of
+/// class `ExtResource` or `SubResource` whose one property `id` is the section's id (a
+/// string in Godot 4 files, an int in Godot 3's). No engine class has these names.
+pub const REFERENCE_CLASSES: [&str; 2] = ["ExtResource", "SubResource"];
+
+/// A reference to an `[ext_resource]` (`class` `"ExtResource"`) or a `[sub_resource]`
+/// (`"SubResource"`) of a resource file, as a value: an object of that class holding the id.
+///
+/// ```
+/// use gdvariant::text::{reference_of, resource_reference};
+/// use gdvariant::Variant;
+///
+/// let r = resource_reference("SubResource", Variant::from("Resource_xy0r6"));
+/// let (class, id) = reference_of(&r).unwrap();
+/// assert_eq!((class, id), ("SubResource", &Variant::from("Resource_xy0r6")));
+/// ```
+pub fn resource_reference(class: &str, id: Variant) -> Variant {
+    Variant::Object(crate::variant::Object::Full(Box::new(
+        crate::variant::FullObject {
+            class: class.to_string(),
+            properties: vec![("id".to_string(), id)],
+        },
+    )))
+}
+
+/// The class (`"ExtResource"` or `"SubResource"`) and id of a reference made by
+/// [`resource_reference`], or `None` for any other value.
+pub fn reference_of(value: &Variant) -> Option<(&str, &Variant)> {
+    match value {
+        Variant::Object(o) => reference_target(o),
+        _ => None,
+    }
+}
+
+pub(crate) fn reference_target(o: &crate::variant::Object) -> Option<(&str, &Variant)> {
+    match o {
+        crate::variant::Object::Full(full)
+            if REFERENCE_CLASSES.contains(&full.class.as_str())
+                && full.properties.len() == 1
+                && full.properties[0].0 == "id"
+                && matches!(full.properties[0].1, Variant::Int(_) | Variant::String(_)) =>
+        {
+            Some((full.class.as_str(), &full.properties[0].1))
+        }
+        _ => None,
+    }
+}
+
+/// One value of a resource file's property, with references read as [`resource_reference`]
+/// objects, and the byte length of `text` it took up to the next token (or the end).
+pub(crate) fn parse_resource_value(
+    text: &str,
+    dialect: Dialect,
+) -> Result<(Variant, usize), TextError> {
+    let mut parser = parse::Parser::new(text, dialect)?;
+    parser.references = true;
+    let value = parser.value_within(0)?;
+    if parser.at_end() {
+        return Ok((value, text.len()));
+    }
+    // The parser holds the next token: its line and column give where it starts.
+    let (line, column) = (parser.line, parser.column);
+    let mut at = 0;
+    for _ in 1..line {
+        at += text[at..].find('\n').map_or(text.len() - at, |n| n + 1);
+    }
+    let offset = text[at..]
+        .char_indices()
+        .nth(column - 1)
+        .map_or(text.len(), |(i, _)| at + i);
+    Ok((value, offset))
+}
+
+/// A resource file property's text: [`to_text`] with references printed as the file's
+/// `ExtResource(…)` / `SubResource(…)`.
+pub(crate) fn write_resource_value(value: &Variant, dialect: Dialect) -> String {
+    write::write_with(value, dialect, write::Reals::Engine, true)
+}

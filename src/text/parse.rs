@@ -38,6 +38,9 @@ pub(crate) struct Parser<'a> {
     pub(super) tok: Tok,
     pub(super) line: usize,
     pub(super) column: usize,
+    /// Inside a `.tres` / `.tscn` file: `ExtResource(…)` and `SubResource(…)` are references
+    /// (read as [`crate::text::resource_reference`] objects), not errors.
+    pub(super) references: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -51,6 +54,7 @@ impl<'a> Parser<'a> {
             tok,
             line,
             column,
+            references: false,
         })
     }
 

@@ -40,7 +40,17 @@ enum Task<'a> {
 }
 
 pub(crate) fn write(v: &Variant, dialect: Dialect, reals: Reals) -> String {
-    let w = Writer { dialect, reals };
+    write_with(v, dialect, reals, false)
+}
+
+/// [`write`], with resource references (`ExtResource("1")`) printed as a resource file's
+/// text does when `references` is set.
+pub(crate) fn write_with(v: &Variant, dialect: Dialect, reals: Reals, references: bool) -> String {
+    let w = Writer {
+        dialect,
+        reals,
+        references,
+    };
     let mut out = String::new();
     let mut stack = vec![Task::Value(v, 0)];
     while let Some(task) = stack.pop() {
@@ -56,6 +66,7 @@ pub(crate) fn write(v: &Variant, dialect: Dialect, reals: Reals) -> String {
 struct Writer {
     dialect: Dialect,
     reals: Reals,
+    references: bool,
 }
 
 impl Writer {
@@ -290,6 +301,18 @@ impl Writer {
                 "Object(EncodedObjectAsID,\"object_id\":{},\"script\":null)\n",
                 *id as i64
             )),
+            Object::Full(full) if self.references && super::reference_target(o).is_some() => {
+                // Godot 4 quotes the id, Godot 3 writes an int id with its spacing.
+                match (&full.properties[0].1, self.godot4()) {
+                    (Variant::Int(i), true) => out.push_str(&format!("{}({i})", full.class)),
+                    (Variant::Int(i), false) => out.push_str(&format!("{}( {i} )", full.class)),
+                    (v, _) => out.push_str(&format!(
+                        "{}(\"{}\")",
+                        full.class,
+                        v.as_gstring().map_or("", |s| s.as_str())
+                    )),
+                }
+            }
             Object::Full(full) => {
                 out.push_str(&format!("Object({},", self.class_name(&full.class)));
                 stack.push(Task::Text(")\n"));

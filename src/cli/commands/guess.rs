@@ -34,6 +34,9 @@ pub fn guess(a: GuessArgs) -> Result<(), Failure> {
     if bytes.is_empty() {
         return Err(Failure::data(format!("{}: empty input", shown(&a.file))));
     }
+    if let Some(what) = gdvariant::resource::ResourceFile::describe(&bytes) {
+        return Out::new().line(&format!("{}: {what}", shown(&a.file)));
+    }
     let g = gdvariant::guess::guess_start(&bytes, bytes.len() + rest as usize, framing);
     let mut out = Out::new();
     out.line(&format!(

@@ -1,0 +1,25 @@
+//! The invariant of the resource file readers (`.res`, `.tres`): any input is read or
+//! refused without a panic, and what is read writes back and reads again to the same model.
+
+use gdvariant::resource::ResourceFile;
+
+use crate::Setup;
+
+/// Reads `payload` as a resource file (binary when it starts with `RSRC`, text otherwise);
+/// a file that reads must write, and what it writes must read back to the same model.
+pub fn check_resource(_setup: &Setup, payload: &[u8]) {
+    let Ok(file) = ResourceFile::read(payload) else {
+        return;
+    };
+    // A file can be read whose references point nowhere; writing refuses those.
+    let Ok(bytes) = file.write() else {
+        return;
+    };
+    let back = ResourceFile::read(&bytes)
+        .unwrap_or_else(|e| panic!("resource: what we wrote does not read back: {e}"));
+    assert!(
+        back.main.properties.len() == file.main.properties.len()
+            && back.sub_resources.len() == file.sub_resources.len(),
+        "resource: the model changed through writing"
+    );
+}
