@@ -124,7 +124,7 @@ fn the_new_types_round_trip_everywhere() {
 "##;
 
 /// What the drill copies: the workspace without its tests, fixtures and build output.
-const COPIED: [&str; 10] = [
+const COPIED: [&str; 11] = [
     "Cargo.toml",
     "Cargo.lock",
     ".cargo",
@@ -134,6 +134,8 @@ const COPIED: [&str; 10] = [
     "spec",
     "docs",
     "benches",
+    // A workspace member (the Python package): the manifest lists it.
+    "python",
     // Cargo.toml names some examples (their features), so the manifest needs them.
     "examples",
 ];
