@@ -11,7 +11,7 @@ mod godot3;
 #[path = "support/godot4.rs"]
 mod godot4;
 // For its walker over values (`visit`); this test installs no counting allocator.
-#[path = "../fuzz/src/invariants.rs"]
+#[path = "../fuzz/src/invariants/mod.rs"]
 mod invariants;
 
 use common::{hex, unhex};

@@ -3,7 +3,7 @@
 
 #[path = "../fuzz/src/containers.rs"]
 mod containers;
-#[path = "../fuzz/src/invariants.rs"]
+#[path = "../fuzz/src/invariants/mod.rs"]
 mod invariants;
 
 use containers::{check_compressed, check_encrypted};

@@ -1,7 +1,7 @@
 //! The fuzz targets' invariants on stable, without libFuzzer: every check of fuzz/src/invariants.rs over every fixture file and its truncations, read as the engine that wrote it.
 
 mod common;
-#[path = "../fuzz/src/invariants.rs"]
+#[path = "../fuzz/src/invariants/mod.rs"]
 mod invariants;
 
 use invariants::*;

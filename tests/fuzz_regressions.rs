@@ -1,6 +1,6 @@
 //! Every fuzzing finding, as the input that found it: each test fails on the behaviour the fuzzer caught (those marked `ignore` wait for a fix in the decoder's files).
 
-#[path = "../fuzz/src/invariants.rs"]
+#[path = "../fuzz/src/invariants/mod.rs"]
 mod invariants;
 
 use gdvariant::framing::Framing;

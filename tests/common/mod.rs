@@ -114,3 +114,48 @@ pub fn walk(v: &gdvariant::VariantRef<'_>) -> gdvariant::Variant {
         other => other.to_owned(),
     }
 }
+
+/// Both decoders on the same bytes: the same verdict, the same value, the same `used`.
+pub fn agree(
+    bytes: &[u8],
+    dialect: gdvariant::Dialect,
+    o: &gdvariant::DecodeOptions,
+) -> Result<(), String> {
+    match (
+        gdvariant::decode(bytes, dialect, o),
+        gdvariant::decode_borrowed(bytes, dialect, o),
+    ) {
+        (Ok((owned, used)), Ok((borrowed, used_b))) => {
+            if used != used_b {
+                return Err(format!("used {used} vs borrowed {used_b}"));
+            }
+            if !borrowed.to_owned().same(&owned) {
+                return Err(format!("to_owned differs:\n  {owned:?}\n  {borrowed:?}"));
+            }
+            if !borrowed.clone().into_owned().same(&owned) {
+                return Err("into_owned differs".into());
+            }
+            if borrowed.kind() != owned.kind() {
+                return Err("kind differs".into());
+            }
+            // The views read element by element give the same value as the owned decoder.
+            if !walk(&borrowed).same(&owned) {
+                return Err(format!(
+                    "walking the views differs:\n  {owned:?}\n  {borrowed:?}"
+                ));
+            }
+            Ok(())
+        }
+        (Err(a), Err(b)) if a == b => Ok(()),
+        (a, b) => Err(format!(
+            "verdicts differ: owned {:?}, borrowed {:?}",
+            a.map(|x| x.1),
+            b.map(|x| x.1)
+        )),
+    }
+}
+
+pub fn inside(part: &[u8], whole: &[u8]) -> bool {
+    let (p, w) = (part.as_ptr() as usize, whole.as_ptr() as usize);
+    p >= w && p + part.len() <= w + whole.len()
+}
