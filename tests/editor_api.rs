@@ -245,3 +245,59 @@ fn a_hostile_file_gives_small_answers() {
     drop(server);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// An encrypted save opens locked, opens with its password, and is saved encrypted with the same
+/// password (the MD5 inside checks out); a compressed save is saved in its own mode and block
+/// size, byte for byte the file it was when nothing changed.
+#[test]
+fn encrypted_and_compressed_saves_open_and_save_in_their_container() {
+    let dir = scratch("containers");
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/containers/godot4.4.1");
+    let secret = dir.join("encrypted.sav");
+    let packed = dir.join("compressed.sav");
+    std::fs::copy(from.join("encrypted-pass.bin"), &secret).unwrap();
+    std::fs::copy(from.join("exact-fastlz.bin"), &packed).unwrap();
+    let packed_before = std::fs::read(&packed).unwrap();
+    let server = Server::start(&[&secret, &packed]);
+
+    let (status, body) = server.get("/api/files/0/children");
+    assert_eq!(
+        (status, body.as_str()),
+        (200, r#"{"children":[],"from":0,"total":0}"#),
+        "a locked file shows nothing"
+    );
+    let (_, body) = server.get("/api/files");
+    assert!(body.contains(r#""locked":true"#), "{body}");
+    let (status, body) = server.post("/api/files/0/unlock", r#"{"password":"wrong"}"#);
+    assert_ne!(status, 200, "a wrong password opens nothing: {body}");
+    assert!(body.contains("MD5"), "{body}");
+    let (status, body) = server.post("/api/files/0/unlock", r#"{"password":"correct horse"}"#);
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = server.post(
+        "/api/files/0/edit",
+        r#"{"op":"set","path":[0],"value":{"type":"Int","value":7}}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(server.post("/api/files/0/save", "").0, 200);
+    assert_eq!(server.post("/api/files/1/save", "").0, 200);
+    drop(server);
+
+    assert_eq!(std::fs::read(&packed).unwrap(), packed_before);
+    let out = Command::new(env!("CARGO_BIN_EXE_gdvariant"))
+        .args(["--password", "correct horse", "decode", "--format", "json"])
+        .arg(&secret)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        text.lines().next(),
+        Some(r#"{"type":"Int","value":7}"#),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

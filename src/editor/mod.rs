@@ -37,7 +37,7 @@ pub enum EditorError {
     /// The value cannot be read or written as asked (the decoder's or encoder's message).
     #[error("{0}")]
     Refused(String),
-    /// The file's container needs a password to open (none does yet).
+    /// The file's container needs a password to open (an encrypted save).
     #[error("a password is needed to open this file")]
     NeedsPassword,
 }
