@@ -514,6 +514,12 @@ impl KindDef {
     pub fn is_fixed(&self) -> bool {
         self.layout.is_some()
     }
+
+    /// Whether this is a packed array: of a fixed kind, or held as a `Vec` of scalars or strings.
+    pub fn is_packed(&self) -> bool {
+        self.packed_of.is_some()
+            || matches!(&self.model, Model::Types(owned, _) if owned.starts_with("Vec<"))
+    }
 }
 
 /// The scalar type of one component of a fixed layout.

@@ -217,7 +217,7 @@ impl Observe for Recorder<'_> {
             return;
         };
         let node = &mut self.spans.nodes[open];
-        if id == FieldName::Count && is_packed(node.kind) {
+        if id == FieldName::Count && node.kind.is_packed() {
             let count = read_u32(self.bytes, at) as usize;
             node.elements = if node.kind == Kind::PackedStringArray {
                 Elements::Each(Vec::new())
@@ -266,25 +266,6 @@ impl Observe for Recorder<'_> {
             }
         }
     }
-}
-
-fn is_packed(kind: Kind) -> bool {
-    matches!(
-        kind,
-        Kind::PackedByteArray
-            | Kind::PackedInt32Array
-            | Kind::PackedInt64Array
-            | Kind::PackedFloat32Array
-            | Kind::PackedFloat64Array
-            | Kind::PackedStringArray
-            | Kind::PackedVector2Array
-            | Kind::PackedVector2iArray
-            | Kind::PackedVector3Array
-            | Kind::PackedVector3iArray
-            | Kind::PackedColorArray
-            | Kind::PackedVector4Array
-            | Kind::PackedVector4iArray
-    )
 }
 
 #[cfg(test)]

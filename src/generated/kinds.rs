@@ -105,6 +105,17 @@ impl Kind {
             Kind::Transform3D | Kind::Projection | Kind::Color
         )
     }
+    /// Whether this kind is a packed array (`Packed*Array`, Godot 3's `Pool*Array`).
+    pub fn is_packed(self) -> bool {
+        matches!(
+            self, Kind::PackedByteArray | Kind::PackedInt32Array | Kind::PackedInt64Array
+            | Kind::PackedFloat32Array | Kind::PackedFloat64Array |
+            Kind::PackedStringArray | Kind::PackedVector2Array |
+            Kind::PackedVector2iArray | Kind::PackedVector3Array |
+            Kind::PackedVector3iArray | Kind::PackedColorArray | Kind::PackedVector4Array
+            | Kind::PackedVector4iArray
+        )
+    }
     /// The fixed kind whose values this packed array holds.
     pub fn packed_element(self) -> Option<Kind> {
         match self {

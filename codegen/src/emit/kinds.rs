@@ -75,6 +75,11 @@ pub fn emit_kinds(spec: &Spec) -> TokenStream {
         .iter()
         .filter(|k| k.is_fixed())
         .map(|k| ident(&k.name));
+    let packed = spec
+        .kinds
+        .iter()
+        .filter(|k| k.is_packed())
+        .map(|k| ident(&k.name));
     // Every constructor name of the text form in any dialect, and the older aliases: `lower`
     // checked that each names one kind.
     let mut text: BTreeMap<String, String> = BTreeMap::new();
@@ -131,6 +136,10 @@ pub fn emit_kinds(spec: &Spec) -> TokenStream {
             /// Whether this kind is a fixed layout (a math type of [`crate::math`]).
             pub fn is_fixed(self) -> bool {
                 matches!(self, #(Kind::#fixed)|*)
+            }
+            /// Whether this kind is a packed array (`Packed*Array`, Godot 3's `Pool*Array`).
+            pub fn is_packed(self) -> bool {
+                matches!(self, #(Kind::#packed)|*)
             }
             /// The fixed kind whose values this packed array holds.
             pub fn packed_element(self) -> Option<Kind> {
