@@ -325,6 +325,7 @@ impl Dictionary {
     /// keys an engine keeps apart stay apart), in the vector they came in: the entries move
     /// down over the repeated ones, so a reader that gathered a million entries does not
     /// hold a second million while the dictionary is built.
+    #[cfg(feature = "json")]
     pub(crate) fn from_read(
         mut entries: Vec<(Variant, Variant)>,
         dicts_by_identity: bool,

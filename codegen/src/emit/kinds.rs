@@ -79,7 +79,14 @@ pub fn emit_kinds(spec: &Spec) -> TokenStream {
         .kinds
         .iter()
         .filter(|k| k.is_packed())
-        .map(|k| ident(&k.name));
+        .map(|k| ident(&k.name))
+        .collect::<Vec<_>>();
+    // `matches!(self,)` does not parse: a spec without packed kinds says `false` outright.
+    let packed_body = if packed.is_empty() {
+        quote! { let _ = self; false }
+    } else {
+        quote! { matches!(self, #(Kind::#packed)|*) }
+    };
     // Every constructor name of the text form in any dialect, and the older aliases: `lower`
     // checked that each names one kind.
     let mut text: BTreeMap<String, String> = BTreeMap::new();
@@ -139,7 +146,7 @@ pub fn emit_kinds(spec: &Spec) -> TokenStream {
             }
             /// Whether this kind is a packed array (`Packed*Array`, Godot 3's `Pool*Array`).
             pub fn is_packed(self) -> bool {
-                matches!(self, #(Kind::#packed)|*)
+                #packed_body
             }
             /// The fixed kind whose values this packed array holds.
             pub fn packed_element(self) -> Option<Kind> {

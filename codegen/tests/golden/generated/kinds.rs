@@ -26,6 +26,11 @@ impl Kind {
     pub fn is_fixed(self) -> bool {
         matches!(self, Kind::Vector2 | Kind::Vector2i | Kind::Color)
     }
+    /// Whether this kind is a packed array (`Packed*Array`, Godot 3's `Pool*Array`).
+    pub fn is_packed(self) -> bool {
+        let _ = self;
+        false
+    }
     /// The fixed kind whose values this packed array holds.
     pub fn packed_element(self) -> Option<Kind> {
         let _ = self;
