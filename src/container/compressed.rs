@@ -7,6 +7,11 @@
 //! ```
 //! The writer (`FileAccessCompressed::_close`) always adds one block more than whole blocks
 //! fill, empty when the length is a multiple of the block size; the reader takes it too.
+//!
+//! The magic is the caller's (`FileAccessCompressed::configure(p_magic, …)`): `open_compressed`
+//! uses `GCPF`, compressed `.res` files `RSCC` (resource_format_binary.cpp,
+//! `ResourceFormatSaverBinaryInstance::save` with `FLAG_COMPRESS`); the `*_with_magic`
+//! functions take it.
 
 use super::layout::{
     COMPRESSED_BLOCK_SIZE_OFFSET as BLOCK_SIZE_AT, COMPRESSED_LENGTH_OFFSET as LENGTH_AT,
@@ -106,7 +111,25 @@ fn u32_at(bytes: &[u8], offset: usize) -> Result<u32, ContainerError> {
 /// block it names lie inside `bytes` and that the plain length is within `bound`, before
 /// anything is allocated for the plain data.
 pub fn header(bytes: &[u8], bound: u64) -> Result<Header, ContainerError> {
-    super::expect_magic(bytes, COMPRESSED_MAGIC, "a compressed file (GCPF)")?;
+    header_with_magic(bytes, COMPRESSED_MAGIC, bound)
+}
+
+/// What the error names as the expected file, for magic `magic`.
+fn magic_name(magic: &[u8; 4]) -> &'static str {
+    match magic {
+        b"GCPF" => "a compressed file (GCPF)",
+        b"RSCC" => "a compressed resource (RSCC)",
+        _ => "a compressed file with the given magic",
+    }
+}
+
+/// [`header()`] of a stream that opens with `magic` instead of `GCPF`.
+pub fn header_with_magic(
+    bytes: &[u8],
+    magic: &[u8; 4],
+    bound: u64,
+) -> Result<Header, ContainerError> {
+    super::expect_magic(bytes, magic, magic_name(magic))?;
     let mode_id = u32_at(bytes, MODE_AT)?;
     let mode = Mode::from_id(mode_id).ok_or(ContainerError::UnknownCompressionMode {
         offset: MODE_AT as u64,
@@ -164,7 +187,16 @@ pub fn header(bytes: &[u8], bound: u64) -> Result<Header, ContainerError> {
 /// ([`DEFAULT_BOUND`] is a good default) before taking the memory. Every block must
 /// decompress to exactly its share of the length.
 pub fn read(bytes: &[u8], bound: u64) -> Result<Vec<u8>, ContainerError> {
-    let header = header(bytes, bound)?;
+    read_with_magic(bytes, COMPRESSED_MAGIC, bound)
+}
+
+/// [`read()`] of a stream that opens with `magic` instead of `GCPF`.
+pub fn read_with_magic(
+    bytes: &[u8],
+    magic: &[u8; 4],
+    bound: u64,
+) -> Result<Vec<u8>, ContainerError> {
+    let header = header_with_magic(bytes, magic, bound)?;
     let total = header.plain_len as usize;
     let block_size = header.block_size as usize;
     let mut plain = Vec::with_capacity(total);
@@ -249,6 +281,17 @@ pub fn write_with_block_size(
     mode: Mode,
     block_size: u32,
 ) -> Result<Vec<u8>, ContainerError> {
+    write_with_magic(plain, mode, block_size, COMPRESSED_MAGIC)
+}
+
+/// [`write_with_block_size`] of a stream that opens (and ends) with `magic` instead of
+/// `GCPF`.
+pub fn write_with_magic(
+    plain: &[u8],
+    mode: Mode,
+    block_size: u32,
+    magic: &[u8; 4],
+) -> Result<Vec<u8>, ContainerError> {
     let fail = |why: String| ContainerError::Write { why };
     if block_size == 0 {
         return Err(fail("block size 0".into()));
@@ -260,7 +303,7 @@ pub fn write_with_block_size(
     }
     let count = (total / block_size) as usize + 1;
     let mut out = Vec::with_capacity(plain.len() / 2 + 16 + count * 4 + 4);
-    out.extend_from_slice(COMPRESSED_MAGIC);
+    out.extend_from_slice(magic);
     out.extend_from_slice(&mode.id().to_le_bytes());
     out.extend_from_slice(&block_size.to_le_bytes());
     out.extend_from_slice(&total.to_le_bytes());
@@ -278,6 +321,6 @@ pub fn write_with_block_size(
         out[TABLE_AT + i * 4..TABLE_AT + 4 + i * 4].copy_from_slice(&size.to_le_bytes());
         out.extend_from_slice(&packed);
     }
-    out.extend_from_slice(COMPRESSED_MAGIC);
+    out.extend_from_slice(magic);
     Ok(out)
 }

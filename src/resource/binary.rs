@@ -50,6 +50,8 @@ struct Reader<'a> {
     b: &'a [u8],
     at: usize,
     real64: bool,
+    /// Fields after the first are big-endian (`FLAG_SAVE_BIG_ENDIAN`).
+    be: bool,
     format: u32,
     strings: Vec<String>,
     ext_ids: Vec<Variant>,
@@ -82,10 +84,28 @@ impl<'a> Reader<'a> {
         Ok(s)
     }
     fn u32(&mut self) -> Result<u32, ResourceError> {
-        Ok(u32::from_le_bytes(self.take(4)?.try_into().unwrap()))
+        let b = self.take(4)?.try_into().unwrap();
+        Ok(if self.be {
+            u32::from_be_bytes(b)
+        } else {
+            u32::from_le_bytes(b)
+        })
     }
     fn u64(&mut self) -> Result<u64, ResourceError> {
-        Ok(u64::from_le_bytes(self.take(8)?.try_into().unwrap()))
+        let b = self.take(8)?.try_into().unwrap();
+        Ok(if self.be {
+            u64::from_be_bytes(b)
+        } else {
+            u64::from_le_bytes(b)
+        })
+    }
+    fn u16(&mut self) -> Result<u16, ResourceError> {
+        let b = self.take(2)?.try_into().unwrap();
+        Ok(if self.be {
+            u16::from_be_bytes(b)
+        } else {
+            u16::from_le_bytes(b)
+        })
     }
     /// A count of items of at least `each` bytes, refused when the rest cannot hold them
     /// (so that a corrupt count allocates nothing).
@@ -131,7 +151,13 @@ impl<'a> Reader<'a> {
         self.take((4 - len % 4) % 4).map(|_| ())
     }
     fn fixed<T: FixedLayout>(&mut self, wide: bool) -> Result<T, ResourceError> {
-        Ok(T::read(self.take(T::size(wide))?, wide))
+        let raw = self.take(T::size(wide))?;
+        if self.be {
+            let mut le = raw.to_vec();
+            swap_words(&mut le, word_size::<T>(wide));
+            return Ok(T::read(&le, wide));
+        }
+        Ok(T::read(raw, wide))
     }
     fn packed<T: PackedLayout>(&mut self, wide: bool) -> Result<Variant, ResourceError> {
         let n = self.count(T::size(wide))?;
@@ -175,8 +201,8 @@ impl<'a> Reader<'a> {
             (K::String, _) => Variant::String(self.string()?.into()),
             (K::StringName, _) => Variant::StringName(StringName(self.string()?.into())),
             (K::NodePath, _) => {
-                let names = u16::from_le_bytes(self.take(2)?.try_into().unwrap()) as usize;
-                let sub = u16::from_le_bytes(self.take(2)?.try_into().unwrap());
+                let names = self.u16()? as usize;
+                let sub = self.u16()?;
                 let absolute = sub & 0x8000 != 0;
                 // Before format 3 a NodePath had a property name after its subnames.
                 let subs = (sub & 0x7fff) as usize + usize::from(self.format < 3);
@@ -313,20 +339,49 @@ pub(super) fn ext_id(i: usize, format: u32) -> Variant {
     }
 }
 
-/// Reads a `.res` file.
-pub(super) fn read(b: &[u8]) -> Result<ResourceFile, ResourceError> {
+/// The size of the scalars `T` is made of: 8 for reals in a 64-bit file, else 4 (every
+/// fixed type is one scalar type throughout).
+pub(super) fn word_size<T: FixedLayout>(wide: bool) -> usize {
+    if wide && T::size(true) != T::size(false) {
+        8
+    } else {
+        4
+    }
+}
+
+/// Reverses the byte order of each `word`-byte scalar of `b` in place.
+pub(super) fn swap_words(b: &mut [u8], word: usize) {
+    b.chunks_exact_mut(word).for_each(<[u8]>::reverse);
+}
+
+/// Reads a `.res` file: `b` opens with its 4-byte magic, and the resource offsets it
+/// stores count from `shift` bytes in (4 in a compressed file, whose stream starts after
+/// the magic).
+pub(super) fn read(b: &[u8], shift: usize) -> Result<ResourceFile, ResourceError> {
     let mut r = Reader {
         b,
         at: 4,
         real64: false,
+        be: false,
         format: 0,
         strings: Vec::new(),
         ext_ids: Vec::new(),
         sub_ids: Vec::new(),
     };
-    if r.u32()? != 0 {
-        return Err(err(4, "big-endian resource files are not read"));
-    }
+    // The flag is written before the file turns big-endian (`save`: `store_32(1)` then
+    // `set_big_endian(true)`), so it is little-endian either way; the engine reads any
+    // non-zero value as big-endian (`ResourceLoaderBinary::open`).
+    let big_endian = match r.u32()? {
+        0 => false,
+        1 => true,
+        other => {
+            return Err(err(
+                4,
+                format!("big-endian flag {other} is neither 0 nor 1"),
+            ))
+        }
+    };
+    r.be = big_endian;
     let real64 = r.u32()? != 0;
     let major = r.u32()?;
     let minor = r.u32()?;
@@ -390,7 +445,8 @@ pub(super) fn read(b: &[u8]) -> Result<ResourceFile, ResourceError> {
     r.sub_ids = table.iter().map(|(p, _, _)| sub_id(p, format)).collect();
     let mut resources = Vec::with_capacity(table.len());
     for (path, offset, at) in &table {
-        if *offset as usize >= b.len() {
+        let offset = &offset.saturating_add(shift as u64);
+        if *offset >= b.len() as u64 {
             return Err(err(
                 *at,
                 format!("resource offset {offset:#x} is past the end"),
@@ -423,6 +479,8 @@ pub(super) fn read(b: &[u8]) -> Result<ResourceFile, ResourceError> {
             flags,
             uid,
             strings,
+            big_endian,
+            compressed: None,
         }),
         ext_resources,
         sub_resources: resources,

@@ -1,7 +1,7 @@
 //! Writing `.res` files as `ResourceFormatSaverBinaryInstance::save` and `write_variant`
 //! do (core/io/resource_format_binary.cpp).
 
-use super::binary::{id_of, FLAG_REAL_T_IS_DOUBLE, RESERVED_FIELDS};
+use super::binary::{id_of, swap_words, word_size, FLAG_REAL_T_IS_DOUBLE, RESERVED_FIELDS};
 use super::{BinaryHeader, Resource, ResourceError, ResourceFile};
 use crate::generated::kinds::Kind;
 use crate::text::reference_of;
@@ -12,6 +12,8 @@ use crate::variant::Variant;
 struct Writer<'a> {
     out: Vec<u8>,
     wide: bool,
+    /// Fields after the first are big-endian (`FLAG_SAVE_BIG_ENDIAN`).
+    be: bool,
     godot4: bool,
     format: u32,
     strings: Vec<String>,
@@ -20,10 +22,36 @@ struct Writer<'a> {
 
 impl Writer<'_> {
     fn u32(&mut self, v: u32) {
-        self.out.extend_from_slice(&v.to_le_bytes());
+        let b = if self.be {
+            v.to_be_bytes()
+        } else {
+            v.to_le_bytes()
+        };
+        self.out.extend_from_slice(&b);
     }
     fn u64(&mut self, v: u64) {
-        self.out.extend_from_slice(&v.to_le_bytes());
+        let b = if self.be {
+            v.to_be_bytes()
+        } else {
+            v.to_le_bytes()
+        };
+        self.out.extend_from_slice(&b);
+    }
+    fn u16(&mut self, v: u16) {
+        let b = if self.be {
+            v.to_be_bytes()
+        } else {
+            v.to_le_bytes()
+        };
+        self.out.extend_from_slice(&b);
+    }
+    /// Appends `x` (its scalars in the file's byte order).
+    fn fixed<T: FixedLayout>(&mut self, x: &T, wide: bool) {
+        let start = self.out.len();
+        x.write(wide, &mut self.out);
+        if self.be {
+            swap_words(&mut self.out[start..], word_size::<T>(wide));
+        }
     }
     /// `save_unicode_string`: the length counts a final NUL, which is written.
     fn string(&mut self, s: &str) {
@@ -73,7 +101,7 @@ impl Writer<'_> {
         let wide = self.wide;
         if v.as_fixed().is_some() {
             self.tag(kind, false)?;
-            with_fixed!(kind, T => T::from_value(v).expect("kind checked").write(wide, &mut self.out), _ => {});
+            with_fixed!(kind, T => self.fixed(&T::from_value(v).expect("kind checked"), wide), _ => {});
             return Ok(());
         }
         match v {
@@ -109,10 +137,8 @@ impl Writer<'_> {
             }
             Variant::NodePath(p) => {
                 self.tag(Kind::NodePath, false)?;
-                self.out
-                    .extend_from_slice(&(p.names.len() as u16).to_le_bytes());
-                let sub = p.subnames.len() as u16 | if p.absolute { 0x8000 } else { 0 };
-                self.out.extend_from_slice(&sub.to_le_bytes());
+                self.u16(p.names.len() as u16);
+                self.u16(p.subnames.len() as u16 | if p.absolute { 0x8000 } else { 0 });
                 // Names in the string table by index, others inline with the top bit set.
                 for name in p.names.iter().chain(&p.subnames) {
                     match self.strings.iter().position(|x| x == name.as_str()) {
@@ -222,16 +248,19 @@ impl Writer<'_> {
     ) -> Result<(), ResourceError> {
         self.tag(kind, false)?;
         self.u32(a.len() as u32);
-        a.iter().for_each(|x| x.write(wide, &mut self.out));
+        a.iter().for_each(|x| self.fixed(x, wide));
         Ok(())
     }
 }
 
-/// Writes a `.res` file with header `h`.
+/// Writes a `.res` file with header `h`, `RSRC` magic first; in a compressed file the
+/// stream (and the offsets in it) starts after the magic.
 pub(super) fn write(file: &ResourceFile, h: &BinaryHeader) -> Result<Vec<u8>, ResourceError> {
+    let shift = if h.compressed.is_some() { 4 } else { 0 };
     let mut w = Writer {
         out: b"RSRC".to_vec(),
         wide: h.real64 || h.flags & FLAG_REAL_T_IS_DOUBLE != 0,
+        be: false,
         godot4: h.format >= 4,
         format: h.format,
         strings: h.strings.clone(),
@@ -244,7 +273,10 @@ pub(super) fn write(file: &ResourceFile, h: &BinaryHeader) -> Result<Vec<u8>, Re
             w.string_index(name);
         }
     }
-    w.u32(0);
+    // The flag goes before the file turns big-endian (`save`: `store_32(1)`, then
+    // `set_big_endian(true)`).
+    w.u32(u32::from(h.big_endian));
+    w.be = h.big_endian;
     w.u32(u32::from(h.real64));
     w.u32(h.major);
     w.u32(h.minor);
@@ -299,8 +331,13 @@ pub(super) fn write(file: &ResourceFile, h: &BinaryHeader) -> Result<Vec<u8>, Re
         w.u64(0);
     }
     for (r, slot) in all.iter().zip(slots) {
-        let at = w.out.len() as u64;
-        w.out[slot..slot + 8].copy_from_slice(&at.to_le_bytes());
+        let at = (w.out.len() - shift) as u64;
+        let at = if w.be {
+            at.to_be_bytes()
+        } else {
+            at.to_le_bytes()
+        };
+        w.out[slot..slot + 8].copy_from_slice(&at);
         w.string(&r.class);
         w.u32(r.properties.len() as u32);
         for (name, value) in &r.properties {

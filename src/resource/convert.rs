@@ -100,6 +100,8 @@ impl ResourceFile {
             import_metadata_offset: 0,
             // FORMAT_FLAG_NAMED_SCENE_IDS | FORMAT_FLAG_UIDS, as `save` sets them.
             flags: if godot3 { 0 } else { 3 },
+            big_endian: false,
+            compressed: None,
             uid: text_uid
                 .as_deref()
                 .and_then(uid::text_to_id)

@@ -78,7 +78,41 @@ pub struct BinaryHeader {
     /// The string table as read, kept so that writing the file back gives the same bytes;
     /// names a written file needs that are missing are appended.
     pub strings: Vec<String>,
+    /// Saved with `FLAG_SAVE_BIG_ENDIAN`: every field after the first is big-endian.
+    pub big_endian: bool,
+    /// Saved with `FLAG_COMPRESS` (`RSCC`): how the stream was compressed, so that it is
+    /// written back the same way.
+    pub compressed: Option<Compressed>,
 }
+
+/// How an `RSCC` file's `FileAccessCompressed` stream is set up
+/// (core/io/file_access_compressed.cpp, `configure`): resource_format_binary.cpp's `save`
+/// keeps the defaults, Zstd (mode 2) in blocks of 4,096 bytes, in 3.x and 4.x alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Compressed {
+    /// The `Compression::Mode` id (0 FastLZ, 1 Deflate, 2 Zstd, 3 GZIP).
+    pub mode: u32,
+    /// The plain block size.
+    pub block_size: u32,
+}
+
+impl Default for Compressed {
+    fn default() -> Self {
+        Compressed {
+            mode: 2,
+            block_size: 4096,
+        }
+    }
+}
+
+/// The magic of a compressed `.res`: `ResourceFormatSaverBinaryInstance::save` configures
+/// its `FileAccessCompressed` with it (resource_format_binary.cpp, `FLAG_COMPRESS`) and
+/// writes no `RSRC` inside; `ResourceLoaderBinary::open` reads the rest with
+/// `open_after_magic`. The stream still ends with `RSRC` (then `RSCC` after the blocks).
+pub const COMPRESSED_MAGIC: &[u8; 4] = b"RSCC";
+
+/// The default bound on the plain data a compressed `.res` may claim: 64 MiB.
+pub const DEFAULT_DECOMPRESSION_BOUND: u64 = 64 << 20;
 
 /// An `[ext_resource]`: a resource in another file, referred to by `id`.
 #[derive(Clone, Debug, PartialEq)]
@@ -154,6 +188,44 @@ impl Resource {
     }
 }
 
+/// The `RSCC` file of `body`, a `.res` without its `RSRC` magic.
+#[cfg(feature = "containers")]
+fn compress(body: &[u8], c: Compressed) -> Result<Vec<u8>, ResourceError> {
+    use crate::container::{compressed, Mode};
+    let mode = Mode::from_id(c.mode).ok_or_else(|| {
+        ResourceError::Unsupported(format!("compression mode {} is unknown", c.mode))
+    })?;
+    compressed::write_with_magic(body, mode, c.block_size, COMPRESSED_MAGIC)
+        .map_err(|e| ResourceError::Unsupported(format!("compressed resource: {e}")))
+}
+
+#[cfg(not(feature = "containers"))]
+fn compress(_: &[u8], _: Compressed) -> Result<Vec<u8>, ResourceError> {
+    Err(ResourceError::Unsupported(
+        "writing a compressed resource (RSCC) needs feature `containers`".into(),
+    ))
+}
+
+/// `what` of Godot `major.minor`, format `format` for the `.res` `bytes` (with its magic).
+fn describe_binary(bytes: &[u8], what: &str) -> Option<String> {
+    let big_endian = bytes.get(4..8)? != [0, 0, 0, 0];
+    let word = |at: usize| -> Option<u32> {
+        let b: [u8; 4] = bytes.get(at..at + 4)?.try_into().ok()?;
+        Some(if big_endian {
+            u32::from_be_bytes(b)
+        } else {
+            u32::from_le_bytes(b)
+        })
+    };
+    let order = if big_endian { ", big-endian" } else { "" };
+    Some(format!(
+        "{what}{order}) of Godot {}.{}, format {}",
+        word(12)?,
+        word(16)?,
+        word(20)?
+    ))
+}
+
 /// A decompressor for `RSCC` files (see [`ResourceFile::read_with`]).
 pub type Decompress = dyn Fn(&[u8]) -> Result<Vec<u8>, ResourceError>;
 
@@ -176,15 +248,37 @@ pub struct ResourceFile {
 
 impl ResourceFile {
     /// Reads a `.tres` or `.res` file (told apart by the `RSRC` magic). A compressed
-    /// `RSCC` file is refused with [`ResourceError::Unsupported`]: read it with
+    /// `RSCC` file is decompressed with feature `containers` (up to
+    /// [`DEFAULT_DECOMPRESSION_BOUND`], see [`ResourceFile::read_bounded`]); without it, it
+    /// is refused with [`ResourceError::Unsupported`]: read it with
     /// [`ResourceFile::read_with`].
     pub fn read(bytes: &[u8]) -> Result<ResourceFile, ResourceError> {
-        Self::read_with(bytes, &|_: &[u8]| {
-            Err(ResourceError::Unsupported(
-                "compressed resource files (RSCC) need a decompressor: see ResourceFile::read_with"
-                    .into(),
-            ))
-        })
+        Self::read_bounded(bytes, DEFAULT_DECOMPRESSION_BOUND)
+    }
+
+    /// [`ResourceFile::read`], refusing an `RSCC` file whose plain data claims more than
+    /// `bound` bytes before taking the memory.
+    pub fn read_bounded(bytes: &[u8], bound: u64) -> Result<ResourceFile, ResourceError> {
+        #[cfg(feature = "containers")]
+        {
+            Self::read_with(bytes, &move |rest: &[u8]| {
+                let mut stream = COMPRESSED_MAGIC.to_vec();
+                stream.extend_from_slice(rest);
+                crate::container::compressed::read_with_magic(&stream, COMPRESSED_MAGIC, bound)
+                    .map_err(|e| ResourceError::Unsupported(format!("compressed resource: {e}")))
+            })
+        }
+        #[cfg(not(feature = "containers"))]
+        {
+            let _ = bound;
+            Self::read_with(bytes, &|_: &[u8]| {
+                Err(ResourceError::Unsupported(
+                    "compressed resource files (RSCC) need feature `containers` or a \
+                     decompressor: see ResourceFile::read_with"
+                        .into(),
+                ))
+            })
+        }
     }
 
     /// [`ResourceFile::read`], with `decompress` for `RSCC` files: it is given the bytes
@@ -194,11 +288,34 @@ impl ResourceFile {
     /// decompressor bounds what it allocates by the stream's declared size.
     pub fn read_with(bytes: &[u8], decompress: &Decompress) -> Result<ResourceFile, ResourceError> {
         match bytes.get(..4) {
-            Some(b"RSRC") => binary::read(bytes),
+            Some(b"RSRC") => binary::read(bytes, 0),
             Some(b"RSCC") => {
+                let word = |at: usize| -> Result<u32, ResourceError> {
+                    bytes
+                        .get(at..at + 4)
+                        .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
+                        .ok_or_else(|| ResourceError::Binary {
+                            offset: at,
+                            message: "the compressed header is cut short".into(),
+                        })
+                };
+                let compressed = Compressed {
+                    mode: word(4)?,
+                    block_size: word(8)?,
+                };
                 let mut inner = b"RSRC".to_vec();
                 inner.extend(decompress(&bytes[4..])?);
-                binary::read(&inner)
+                let mut file = binary::read(&inner, 4).map_err(|e| match e {
+                    ResourceError::Binary { offset, message } => ResourceError::Binary {
+                        offset: offset.saturating_sub(4),
+                        message: format!("{message}, in the decompressed data"),
+                    },
+                    other => other,
+                })?;
+                if let Encoding::Binary(h) = &mut file.encoding {
+                    h.compressed = Some(compressed);
+                }
+                Ok(file)
             }
             _ => {
                 let text = std::str::from_utf8(bytes).map_err(|e| ResourceError::Binary {
@@ -214,24 +331,41 @@ impl ResourceFile {
     pub fn write(&self) -> Result<Vec<u8>, ResourceError> {
         match &self.encoding {
             Encoding::Text { .. } => Ok(tres::write(self).into_bytes()),
-            Encoding::Binary(h) => binary_write::write(self, h),
+            Encoding::Binary(h) => {
+                let plain = binary_write::write(self, h)?;
+                match h.compressed {
+                    None => Ok(plain),
+                    Some(c) => compress(&plain[4..], c),
+                }
+            }
         }
     }
 
     /// What the file is, in a few words (`.res (RSRC) of Godot 4.3, format 6`), or `None`
     /// when `bytes` start like no resource file.
     pub fn describe(bytes: &[u8]) -> Option<String> {
-        let word = |at: usize| -> Option<u32> {
-            Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
-        };
         match bytes.get(..4)? {
-            b"RSRC" => Some(format!(
-                ".res (RSRC) of Godot {}.{}, format {}",
-                word(12)?,
-                word(16)?,
-                word(20)?
-            )),
-            b"RSCC" => Some(".res compressed (RSCC, FileAccessCompressed)".into()),
+            b"RSRC" => describe_binary(bytes, ".res (RSRC"),
+            b"RSCC" => {
+                let mode = bytes
+                    .get(4..8)
+                    .map(|b| u32::from_le_bytes(b.try_into().unwrap()));
+                #[cfg(feature = "containers")]
+                if let Ok(body) = crate::container::compressed::read_with_magic(
+                    bytes,
+                    COMPRESSED_MAGIC,
+                    DEFAULT_DECOMPRESSION_BOUND,
+                ) {
+                    let name = mode
+                        .and_then(crate::container::Mode::from_id)
+                        .map_or("unknown mode".into(), |m| m.to_string());
+                    let mut inner = b"RSRC".to_vec();
+                    inner.extend(body);
+                    return describe_binary(&inner, &format!(".res compressed (RSCC, {name}"));
+                }
+                let _ = mode;
+                Some(".res compressed (RSCC, FileAccessCompressed)".into())
+            }
             b"[gd_" => {
                 let line = std::str::from_utf8(&bytes[..bytes.len().min(300)]).ok()?;
                 let line = line.lines().next()?;

@@ -1,0 +1,107 @@
+//! `.res` files the engines save compressed (`FLAG_COMPRESS`, `RSCC`) and big-endian
+//! (`FLAG_SAVE_BIG_ENDIAN`): read to the same values as the plain save, written back as the
+//! engine wrote them. The fixtures come from tests/fixtures/resource/*/make.gd.
+
+use gdvariant::container::compressed;
+use gdvariant::resource::{Compressed, Encoding, ResourceFile, COMPRESSED_MAGIC};
+use gdvariant::Variant;
+use std::path::Path;
+
+const ENGINES: [&str; 3] = ["godot3.2", "godot4.3", "godot4.4"];
+
+fn fixture(name: &str) -> Vec<u8> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/resource")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn header(file: &ResourceFile) -> &gdvariant::resource::BinaryHeader {
+    match &file.encoding {
+        Encoding::Binary(h) => h,
+        other => panic!("not binary: {other:?}"),
+    }
+}
+
+/// The plain stream of an `RSCC` file, after its magic.
+fn plain(bytes: &[u8]) -> Vec<u8> {
+    compressed::read_with_magic(bytes, COMPRESSED_MAGIC, 1 << 20).unwrap()
+}
+
+/// The file's sections as text, each generated sub-resource id (`Resource_` and five
+/// characters) blanked.
+fn without_ids(file: &ResourceFile) -> String {
+    let text = format!(
+        "{:?}\n{:?}\n{:?}",
+        file.main, file.sub_resources, file.ext_resources
+    );
+    let mut out = String::new();
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("Resource_") {
+        out.push_str(&rest[..at + 9]);
+        rest = rest[at + 9..].get(5..).unwrap_or_default();
+    }
+    out + rest
+}
+
+#[test]
+fn compressed_and_big_endian_saves_hold_the_plain_saves_values() {
+    for engine in ENGINES {
+        let base = ResourceFile::read(&fixture(&format!("{engine}/save.res"))).unwrap();
+        assert_eq!(base.main.get("hp"), Some(&Variant::Int(90)), "{engine}");
+        for (file, big_endian, compressed) in [
+            ("save_c.res", false, true),
+            ("save_be.res", true, false),
+            ("save_cbe.res", true, true),
+        ] {
+            let name = format!("{engine}/{file}");
+            let got = ResourceFile::read(&fixture(&name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let h = header(&got);
+            assert_eq!(h.big_endian, big_endian, "{name}");
+            // Every engine keeps `configure`'s defaults: Zstd, 4 KiB blocks.
+            let want = compressed.then_some(Compressed {
+                mode: 2,
+                block_size: 4096,
+            });
+            assert_eq!(h.compressed, want, "{name}");
+            assert_eq!(got.main.get("hp"), Some(&Variant::Int(90)), "{name}");
+            assert_eq!(got.main.get("pos"), base.main.get("pos"), "{name}");
+            assert_eq!(got.main.get("xf"), base.main.get("xf"), "{name}");
+            // Each save draws new sub-resource ids (`Resource_xxxxx`) in Godot 4.
+            assert_eq!(
+                without_ids(&got),
+                without_ids(&base),
+                "{name}: other values"
+            );
+        }
+    }
+}
+
+#[test]
+fn big_endian_saves_round_trip_byte_for_byte() {
+    for engine in ENGINES {
+        let name = format!("{engine}/save_be.res");
+        let bytes = fixture(&name);
+        let back = ResourceFile::read(&bytes).unwrap().write().unwrap();
+        assert!(back == bytes, "{name}: not written back byte for byte");
+    }
+}
+
+#[test]
+fn compressed_saves_round_trip() {
+    for engine in ENGINES {
+        for file in ["save_c.res", "save_cbe.res"] {
+            let name = format!("{engine}/{file}");
+            let bytes = fixture(&name);
+            let back = ResourceFile::read(&bytes).unwrap().write().unwrap();
+            assert_eq!(&back[..4], b"RSCC", "{name}");
+            assert_eq!(plain(&back), plain(&bytes), "{name}: another plain stream");
+            // Godot 4.3 and 4.4.1 bundle a Zstandard whose level-3 output ours matches byte
+            // for byte; 3.2.3's older one compresses the same stream differently (511 bytes
+            // where 1.5 makes 514), so only the plain streams compare there.
+            if engine != "godot3.2" {
+                assert!(back == bytes, "{name}: not written back byte for byte");
+            }
+        }
+    }
+}
