@@ -105,3 +105,63 @@ fn compressed_saves_round_trip() {
         }
     }
 }
+
+#[test]
+fn compressed_files_are_bounded_and_refused_with_offsets() {
+    let bytes = fixture("godot4.4/save_c.res");
+    // The plain stream claims 1,353 bytes (offset 0xc): a lower bound refuses it unread.
+    let err = ResourceFile::read_bounded(&bytes, 1000).unwrap_err();
+    assert!(err.to_string().contains("at offset 0xc"), "{err}");
+    assert!(ResourceFile::read_bounded(&bytes, 2000).is_ok());
+    // Cut inside the magic, it is no resource file at all (read as text); the closing
+    // magic is not read (nor is it by `FileAccessCompressed`).
+    for cut in 4..bytes.len() - 4 {
+        let err = ResourceFile::read(&bytes[..cut]).unwrap_err();
+        assert!(err.to_string().contains("offset"), "cut at {cut}: {err}");
+    }
+    let mut bad = bytes.clone();
+    for i in 4..bad.len() {
+        bad[i] ^= 0x55;
+        let _ = ResourceFile::read(&bad);
+        bad[i] ^= 0x55;
+    }
+}
+
+#[test]
+fn a_callers_decompressor_still_reads_compressed_files() {
+    let bytes = fixture("godot4.3/save_c.res");
+    let seen = std::cell::Cell::new(0);
+    let file = ResourceFile::read_with(&bytes, &|rest: &[u8]| {
+        seen.set(rest.len());
+        Ok(plain(&bytes))
+    })
+    .unwrap();
+    assert_eq!(seen.get(), bytes.len() - 4);
+    assert_eq!(file.main.get("name"), Some(&Variant::from("ann")));
+}
+
+#[test]
+fn describe_names_the_engine_inside() {
+    let cases = [
+        (
+            "godot4.4/save_c.res",
+            ".res compressed (RSCC, Zstd) of Godot 4.4, format 6",
+        ),
+        (
+            "godot4.3/save_cbe.res",
+            ".res compressed (RSCC, Zstd, big-endian) of Godot 4.3, format 6",
+        ),
+        (
+            "godot3.2/save_be.res",
+            ".res (RSRC, big-endian) of Godot 3.2, format 3",
+        ),
+        ("godot3.2/save.res", ".res (RSRC) of Godot 3.2, format 3"),
+    ];
+    for (name, want) in cases {
+        assert_eq!(
+            ResourceFile::describe(&fixture(name)).as_deref(),
+            Some(want),
+            "{name}"
+        );
+    }
+}

@@ -227,7 +227,7 @@ fn describe_binary(bytes: &[u8], what: &str) -> Option<String> {
 }
 
 /// A decompressor for `RSCC` files (see [`ResourceFile::read_with`]).
-pub type Decompress = dyn Fn(&[u8]) -> Result<Vec<u8>, ResourceError>;
+pub type Decompress<'a> = dyn Fn(&[u8]) -> Result<Vec<u8>, ResourceError> + 'a;
 
 /// A resource file: header, external resources, sub-resources and the main resource.
 #[derive(Clone, Debug, PartialEq)]
@@ -286,7 +286,10 @@ impl ResourceFile {
     /// core/io/file_access_compressed.cpp) and returns what they hold, the `.res` without
     /// its `RSRC` magic (resource_format_binary.cpp, `ResourceLoaderBinary::open`). The
     /// decompressor bounds what it allocates by the stream's declared size.
-    pub fn read_with(bytes: &[u8], decompress: &Decompress) -> Result<ResourceFile, ResourceError> {
+    pub fn read_with(
+        bytes: &[u8],
+        decompress: &Decompress<'_>,
+    ) -> Result<ResourceFile, ResourceError> {
         match bytes.get(..4) {
             Some(b"RSRC") => binary::read(bytes, 0),
             Some(b"RSCC") => {
