@@ -165,3 +165,55 @@ fn describe_names_the_engine_inside() {
         );
     }
 }
+
+#[test]
+fn engine_scenes_round_trip_byte_for_byte() {
+    for engine in ENGINES {
+        for file in ["scene.tscn", "scene.scn", "scene_c.scn"] {
+            let name = format!("{engine}/{file}");
+            let bytes = fixture(&name);
+            let scene = ResourceFile::read(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(scene.class, "PackedScene", "{name}");
+            let back = scene.write().unwrap();
+            if file == "scene_c.scn" && engine == "godot3.2" {
+                assert_eq!(plain(&back), plain(&bytes), "{name}: another plain stream");
+            } else {
+                assert!(
+                    back == bytes,
+                    "{name}:\n{}\n---\n{}",
+                    String::from_utf8_lossy(&back),
+                    String::from_utf8_lossy(&bytes)
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn scene_nodes_are_kept_and_editable() {
+    let mut scene = ResourceFile::read(&fixture("godot4.4/scene.tscn")).unwrap();
+    let tags: Vec<&str> = scene.scene.iter().map(|s| s.tag.as_str()).collect();
+    assert_eq!(
+        tags,
+        [
+            "node name=\"Root\" type=\"Node2D\"",
+            "node name=\"Sprite\" type=\"Sprite2D\" parent=\".\"",
+            "node name=\"Label\" type=\"Label\" parent=\"Sprite\"",
+            "node name=\"Timer\" type=\"Timer\" parent=\".\"",
+            "connection signal=\"timeout\" from=\"Timer\" to=\"Sprite/Label\" method=\"hide\"",
+        ]
+    );
+    scene.scene[3].properties[0].1 = Variant::Float(4.0);
+    let text = String::from_utf8(scene.write().unwrap()).unwrap();
+    assert!(text.contains("[node name=\"Timer\" type=\"Timer\" parent=\".\"]\nwait_time = 4.0\n"));
+    // Its nodes are text only: a binary scene is the engine's to pack.
+    assert!(scene.to_binary(4, 4).write().is_err());
+    // A .scn as text keeps `_bundled` in a resource section.
+    let packed = ResourceFile::read(&fixture("godot4.4/scene.scn")).unwrap();
+    let text = String::from_utf8(packed.to_text().write().unwrap()).unwrap();
+    assert!(
+        text.starts_with("[gd_resource type=\"PackedScene\""),
+        "{text}"
+    );
+    assert!(text.contains("_bundled = {"), "{text}");
+}

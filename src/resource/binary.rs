@@ -485,6 +485,7 @@ pub(super) fn read(b: &[u8], shift: usize) -> Result<ResourceFile, ResourceError
         ext_resources,
         sub_resources: resources,
         main,
+        scene: Vec::new(),
     })
 }
 

@@ -256,6 +256,14 @@ impl Writer<'_> {
 /// Writes a `.res` file with header `h`, `RSRC` magic first; in a compressed file the
 /// stream (and the offsets in it) starts after the magic.
 pub(super) fn write(file: &ResourceFile, h: &BinaryHeader) -> Result<Vec<u8>, ResourceError> {
+    if !file.scene.is_empty() {
+        // A `.scn` packs its nodes into `_bundled` (PackedScene::get_state), which only the
+        // engine builds from a node tree.
+        return Err(ResourceError::Unsupported(
+            "a .tscn's nodes cannot be written as a binary scene: save it as .scn with the engine"
+                .into(),
+        ));
+    }
     let shift = if h.compressed.is_some() { 4 } else { 0 };
     let mut w = Writer {
         out: b"RSRC".to_vec(),

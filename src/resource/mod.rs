@@ -6,6 +6,8 @@
 //! [`Variant`]s. A property that refers to another resource holds a reference
 //! ([`text::resource_reference`](crate::text::resource_reference)), never a copy: an object
 //! of class `ExtResource` or `SubResource` whose one property `id` is the section's id.
+//! Scenes (`.tscn`, `.scn`) read and write the same way; a `.tscn`'s node and connection
+//! sections are kept as written ([`ResourceFile::scene`]).
 //!
 //! ```no_run
 //! use gdvariant::resource::ResourceFile;
@@ -244,6 +246,22 @@ pub struct ResourceFile {
     pub sub_resources: Vec<Resource>,
     /// The main resource.
     pub main: Resource,
+    /// A `.tscn`'s `[node]`, `[connection]` and `[editable]` sections, in file order
+    /// (empty in other files; a `.scn` keeps its nodes in the main resource's `_bundled`).
+    pub scene: Vec<SceneSection>,
+}
+
+/// A section of a `.tscn` that is no resource, kept as written: `[node …]`,
+/// `[connection …]`, `[editable …]` (scene/resources/resource_format_text.cpp, `save` of a
+/// `PackedScene`), with the properties after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SceneSection {
+    /// The tag's text between `[` and `]` (`node name="Root" type="Node2D"`).
+    pub tag: String,
+    /// Whether a blank line comes before it (Godot 3 writes none before a connection).
+    pub blank_before: bool,
+    /// The properties, in order.
+    pub properties: Vec<(String, Variant)>,
 }
 
 impl ResourceFile {

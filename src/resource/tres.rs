@@ -1,8 +1,9 @@
-//! `.tres` files: the `[gd_resource]` header, `[ext_resource]`, `[sub_resource]` and
-//! `[resource]` sections, property values in the text form (scene/resources/
-//! resource_format_text.cpp, `ResourceFormatSaverTextInstance::save`).
+//! `.tres` and `.tscn` files: the `[gd_resource]` (`[gd_scene]`) header, `[ext_resource]`,
+//! `[sub_resource]` and `[resource]` (or a scene's `[node]`, `[connection]`, `[editable]`)
+//! sections, property values in the text form (scene/resources/resource_format_text.cpp,
+//! `ResourceFormatSaverTextInstance::save`).
 
-use super::{Encoding, ExtResource, Resource, ResourceError, ResourceFile};
+use super::{Encoding, ExtResource, Resource, ResourceError, ResourceFile, SceneSection};
 use crate::dialect::Dialect;
 use crate::text::{parse_resource_value, write_resource_value};
 use crate::variant::Variant;
@@ -84,7 +85,10 @@ pub(super) fn read(text: &str) -> Result<ResourceFile, ResourceError> {
         return Err(error_at(text, start, "expected `[gd_resource …]`"));
     }
     let (header, mut pos) = read_tag(text, start)?;
-    if header.name != "gd_resource" {
+    // The text saver titles a `PackedScene` `[gd_scene …]` and writes its nodes where a
+    // resource's `[resource]` goes (resource_format_text.cpp, `save`).
+    let is_scene = header.name == "gd_scene";
+    if !is_scene && header.name != "gd_resource" {
         return Err(error_at(
             text,
             start,
@@ -101,7 +105,11 @@ pub(super) fn read(text: &str) -> Result<ResourceFile, ResourceError> {
         Dialect::Godot3
     };
     let mut file = ResourceFile {
-        class: header.string("type").unwrap_or_default(),
+        class: if is_scene {
+            SCENE_CLASS.into()
+        } else {
+            header.string("type").unwrap_or_default()
+        },
         script_class: header.string("script_class"),
         encoding: Encoding::Text {
             format,
@@ -111,7 +119,11 @@ pub(super) fn read(text: &str) -> Result<ResourceFile, ResourceError> {
         ext_resources: Vec::new(),
         sub_resources: Vec::new(),
         main: Resource::default(),
+        scene: Vec::new(),
     };
+    if is_scene {
+        file.main.class = SCENE_CLASS.into();
+    }
     let mut current: Option<Resource> = None;
     let mut seen_main = false;
     loop {
@@ -131,6 +143,14 @@ pub(super) fn read(text: &str) -> Result<ResourceFile, ResourceError> {
                 file.sub_resources.push(done);
             }
             match tag.name.as_str() {
+                "node" | "connection" | "editable" if is_scene => {
+                    let gap = &text[text[..pos].trim_end().len()..pos];
+                    file.scene.push(SceneSection {
+                        tag: text[pos + 1..next - 1].to_string(),
+                        blank_before: gap.matches('\n').count() >= 2,
+                        properties: Vec::new(),
+                    });
+                }
                 "ext_resource" => file.ext_resources.push(ExtResource {
                     class: tag.string("type").unwrap_or_default(),
                     path: tag.string("path").unwrap_or_default(),
@@ -181,6 +201,10 @@ pub(super) fn read(text: &str) -> Result<ResourceFile, ResourceError> {
         pos = at + used;
         match current.as_mut() {
             Some(r) => r.properties.push((name, value)),
+            None if !file.scene.is_empty() => {
+                let section = file.scene.last_mut().expect("checked non-empty");
+                section.properties.push((name, value));
+            }
             None if seen_main => file.main.properties.push((name, value)),
             None => {
                 return Err(error_at(
@@ -194,7 +218,7 @@ pub(super) fn read(text: &str) -> Result<ResourceFile, ResourceError> {
     if let Some(done) = current.take() {
         file.sub_resources.push(done);
     }
-    if !seen_main {
+    if !seen_main && !is_scene {
         return Err(error_at(text, text.len(), "no `[resource]` section"));
     }
     Ok(file)
@@ -214,8 +238,11 @@ fn id_text(id: &Variant) -> String {
     }
 }
 
-fn write_properties(out: &mut String, r: &Resource, dialect: Dialect) {
-    for (name, value) in &r.properties {
+/// The class of a scene, whose text file is titled `[gd_scene]`.
+const SCENE_CLASS: &str = "PackedScene";
+
+fn write_properties(out: &mut String, properties: &[(String, Variant)], dialect: Dialect) {
+    for (name, value) in properties {
         out.push_str(name);
         out.push_str(" = ");
         out.push_str(&write_resource_value(value, dialect));
@@ -238,7 +265,13 @@ pub(super) fn write(file: &ResourceFile) -> String {
     } else {
         Dialect::Godot3
     };
-    let mut out = format!("[gd_resource type={} ", quoted(&file.class));
+    // A `.scn` read in holds its nodes in `_bundled`: as text it stays a resource.
+    let scene = file.class == SCENE_CLASS && file.main.properties.is_empty();
+    let mut out = if scene {
+        "[gd_scene ".to_string()
+    } else {
+        format!("[gd_resource type={} ", quoted(&file.class))
+    };
     if let Some(sc) = &file.script_class {
         out.push_str(&format!("script_class={} ", quoted(sc)));
     }
@@ -281,10 +314,21 @@ pub(super) fn write(file: &ResourceFile) -> String {
             quoted(&r.class),
             id_text(&r.id)
         ));
-        write_properties(&mut out, r, dialect);
+        write_properties(&mut out, &r.properties, dialect);
         out.push('\n');
     }
-    out.push_str("[resource]\n");
-    write_properties(&mut out, &file.main, dialect);
+    if !scene {
+        out.push_str("[resource]\n");
+        write_properties(&mut out, &file.main.properties, dialect);
+    }
+    for (i, section) in file.scene.iter().enumerate() {
+        if i > 0 && section.blank_before {
+            out.push('\n');
+        }
+        out.push('[');
+        out.push_str(&section.tag);
+        out.push_str("]\n");
+        write_properties(&mut out, &section.properties, dialect);
+    }
     out
 }
