@@ -7,6 +7,10 @@
 //! round-trips a value of each through bytes (checked against bytes written out by hand from
 //! the new spec entry), text, JSON and `explain`, and checks that Godot 4.7 refuses them. The
 //! docs/adding-a-type.md walks through the same edit.
+//!
+//! The resource spec family takes part too: spec/resource_binary.yaml gets a `.res` format 7
+//! ("since 4.8") that stores `Aabbi` as type 54, and the same test writes and reads a `.res` of
+//! that format through `ResourceFile`, again with no hand-written change.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -58,6 +62,10 @@ const GODOT4_TYPES: &str = r#"
           - {name: size.y, offset: 16, len: 4, type: i32, description: Size Y}
           - {name: size.z, offset: 20, len: 4, type: i32, description: Size Z}
 "#;
+
+/// What the drill adds to spec/resource_binary.yaml: a format 7 and its new type.
+const RESOURCE_FORMAT: &str = "  7: {engine: \"4.8\", change: \"AABBI (the drill)\"}\n";
+const RESOURCE_TYPE: &str = "  Aabbi: {id: 54, since: 7}\n";
 
 /// The test the drill runs inside the edited copy: it names the new types, as a user would.
 const DRILL_TEST: &str = r##"
@@ -120,6 +128,46 @@ fn the_new_types_round_trip_everywhere() {
     assert!(dump.contains("size.z") && dump.contains("Position X"), "{dump}");
     assert!(Kind::Aabbi.is_fixed());
     assert_eq!(Kind::PackedAabbiArray.packed_element(), Some(Kind::Aabbi));
+}
+
+#[test]
+fn a_new_res_format_reads_and_writes() {
+    use gdvariant::resource::{binary_formats, BinaryHeader, Encoding, Resource, ResourceFile};
+    assert_eq!(binary_formats().last().map(|f| (f.0, f.1)), Some((7, "4.8")));
+    let a = Aabbi::new(Vector3i::new(1, -2, 3), Vector3i::new(4, 5, 6));
+    let header = |format| BinaryHeader {
+        major: 4, minor: 8, format, real64: false, import_metadata_offset: 0, flags: 3,
+        uid: u64::MAX, strings: Vec::new(), big_endian: false, compressed: None,
+    };
+    let file = ResourceFile {
+        class: "Resource".into(),
+        script_class: None,
+        encoding: Encoding::Binary(header(7)),
+        ext_resources: Vec::new(),
+        sub_resources: Vec::new(),
+        main: Resource {
+            class: "Resource".into(),
+            id: Variant::String("Resource_main".into()),
+            properties: vec![("box".into(), Variant::from(a))],
+        },
+        scene: Vec::new(),
+    };
+    let bytes = file.write().unwrap();
+    // The header names format 7 (after RSRC, the byte order, real64, 4, 8).
+    assert_eq!(&bytes[..24], [&b"RSRC"[..], &le(&[0, 0, 4, 8, 7])].concat());
+    // The property: type 54, then the six ints, as the spec entry says.
+    let want = le(&[54, 1, -2, 3, 4, 5, 6]);
+    assert!(bytes.windows(want.len()).any(|w| w == want), "{bytes:?}");
+    let back = ResourceFile::read(&bytes).unwrap();
+    assert_eq!(back.main, file.main);
+    assert_eq!(back.write().unwrap(), bytes);
+    // Format 6 has no Aabbi, and a format 8 file is newer than known.
+    let mut old = file.clone();
+    old.encoding = Encoding::Binary(header(6));
+    assert!(old.write().is_err());
+    let mut newer = bytes.clone();
+    newer[20] = 8;
+    assert!(ResourceFile::read(&newer).is_err());
 }
 "##;
 
@@ -237,6 +285,11 @@ fn a_new_type_is_a_spec_edit_and_a_regenerate() {
     );
     let g4 = format!("{g4}{GODOT4_TYPES}");
     std::fs::write(&g4_path, g4).expect("write godot4.yaml");
+    let res_path = ws.join("spec/resource_binary.yaml");
+    let res = std::fs::read_to_string(&res_path).expect("resource_binary.yaml");
+    let res = insert_after(&res, "change: \"PackedVector4Array\"}\n", RESOURCE_FORMAT);
+    let res = format!("{res}{RESOURCE_TYPE}");
+    std::fs::write(&res_path, res).expect("write resource_binary.yaml");
 
     // Regenerate, then run a test of the new types against the regenerated library.
     let target = tmp.join("target");
@@ -252,6 +305,18 @@ fn a_new_type_is_a_spec_edit_and_a_regenerate() {
     )
     .expect("write drill test");
     cargo(&ws, &target, &["test", "--quiet", "--test", "drill"]);
+    // Both tests ran (a filter or a cfg could leave one out silently).
+    let listed = Command::new(env!("CARGO"))
+        .args(["test", "--quiet", "--test", "drill", "--", "--list"])
+        .current_dir(&ws)
+        .env("CARGO_TARGET_DIR", &target)
+        .output()
+        .expect("cargo runs");
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    assert!(
+        listed.contains("a_new_res_format_reads_and_writes: test"),
+        "{listed}"
+    );
 
     // And nothing hand-written changed.
     let after = hand_written(&ws);
