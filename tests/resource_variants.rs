@@ -217,3 +217,56 @@ fn scene_nodes_are_kept_and_editable() {
     );
     assert!(text.contains("_bundled = {"), "{text}");
 }
+
+#[test]
+fn packed_arrays_of_every_kind_read_in_every_byte_order() {
+    use gdvariant::math::{Color, Vector2, Vector3, Vector4};
+    for engine in ENGINES {
+        let plain_file = ResourceFile::read(&fixture(&format!("{engine}/packed.res"))).unwrap();
+        let meta = |name: &str| {
+            // Godot 4 stores metadata as `metadata/<name>`, Godot 3 in `__meta__`.
+            if let Some(v) = plain_file.main.get(&format!("metadata/{name}")) {
+                return v.clone();
+            }
+            match plain_file.main.get("__meta__") {
+                Some(Variant::Dictionary(d)) => d.get(&Variant::from(name)).cloned().unwrap(),
+                other => panic!("{engine}: no metadata: {other:?}"),
+            }
+        };
+        assert_eq!(
+            meta("v2"),
+            Variant::PackedVector2Array(vec![Vector2::new(1.0, 2.0), Vector2::new(3.5, -4.0)])
+        );
+        assert_eq!(
+            meta("v3"),
+            Variant::PackedVector3Array(vec![Vector3::new(1.0, 2.0, 3.0)])
+        );
+        assert_eq!(
+            meta("col"),
+            Variant::PackedColorArray(vec![Color::new(1.0, 0.5, 0.25, 1.0)])
+        );
+        assert_eq!(meta("i32"), Variant::PackedInt32Array(vec![7, -8]));
+        assert_eq!(meta("f32"), Variant::PackedFloat32Array(vec![1.5, -2.0]));
+        assert_eq!(meta("b"), Variant::PackedByteArray(vec![1, 2, 3]));
+        if engine != "godot3.2" {
+            assert_eq!(
+                meta("v4"),
+                Variant::PackedVector4Array(vec![Vector4::new(1.0, 2.0, 3.0, 4.0)])
+            );
+            assert_eq!(meta("i64"), Variant::PackedInt64Array(vec![1 << 40, -3]));
+            assert_eq!(meta("f64"), Variant::PackedFloat64Array(vec![0.1]));
+        }
+        for file in ["packed.res", "packed_be.res", "packed_c.res"] {
+            let name = format!("{engine}/{file}");
+            let bytes = fixture(&name);
+            let got = ResourceFile::read(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(got.main, plain_file.main, "{name}");
+            let back = got.write().unwrap();
+            if file == "packed_c.res" {
+                assert_eq!(plain(&back), plain(&bytes), "{name}");
+            } else {
+                assert!(back == bytes, "{name}: not written back byte for byte");
+            }
+        }
+    }
+}

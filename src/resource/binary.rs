@@ -7,7 +7,7 @@ use super::{BinaryHeader, Encoding, ExtResource, Resource, ResourceError, Resour
 use crate::generated::kinds::Kind;
 use crate::text::resource_reference;
 use crate::variant::layout::{FixedLayout, PackedLayout};
-use crate::variant::value::with_fixed;
+use crate::variant::value::{with_fixed, with_packed};
 use crate::variant::{Array, Dictionary, GString, NodePath, StringName, Variant};
 
 /// `ResourceFormatSaverBinaryInstance::RESERVED_FIELDS` (resource_format_binary.h).
@@ -189,6 +189,12 @@ impl<'a> Reader<'a> {
         {
             return Ok(v);
         }
+        // A packed array of a fixed type is its count, then each element as that type is
+        // stored on its own (a Color's floats stay 32-bit in a 64-bit file, as its layout
+        // says).
+        if let Some(v) = with_packed!(kind, T => Some(self.packed::<T>(wide)?), _ => None) {
+            return Ok(v);
+        }
         use Kind as K;
         Ok(match (kind, long) {
             (K::Nil, _) => Variant::Nil,
@@ -311,10 +317,6 @@ impl<'a> Reader<'a> {
                 }
                 Variant::PackedStringArray(v)
             }
-            (K::PackedVector3Array, _) => self.packed::<crate::math::Vector3>(wide)?,
-            (K::PackedColorArray, _) => self.packed::<crate::math::Color>(false)?,
-            (K::PackedVector2Array, _) => self.packed::<crate::math::Vector2>(wide)?,
-            (K::PackedVector4Array, _) => self.packed::<crate::math::Vector4>(wide)?,
             (other, _) => return Err(err(at, format!("type {id} ({other:?}) is not read"))),
         })
     }

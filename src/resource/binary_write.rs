@@ -5,8 +5,8 @@ use super::binary::{id_of, swap_words, word_size, FLAG_REAL_T_IS_DOUBLE, RESERVE
 use super::{BinaryHeader, Resource, ResourceError, ResourceFile};
 use crate::generated::kinds::Kind;
 use crate::text::reference_of;
-use crate::variant::layout::{fits_f32, FixedLayout};
-use crate::variant::value::with_fixed;
+use crate::variant::layout::{fits_f32, FixedLayout, PackedLayout};
+use crate::variant::value::{with_fixed, with_packed};
 use crate::variant::Variant;
 
 struct Writer<'a> {
@@ -103,6 +103,12 @@ impl Writer<'_> {
             self.tag(kind, false)?;
             with_fixed!(kind, T => self.fixed(&T::from_value(v).expect("kind checked"), wide), _ => {});
             return Ok(());
+        }
+        // A packed array of a fixed type: the count, then each element as its layout says.
+        let packed =
+            with_packed!(kind, T => T::unpack(v).map(|a| self.packed(kind, a, wide)), _ => None);
+        if let Some(done) = packed {
+            return done;
         }
         match v {
             Variant::Nil => self.u32(1),
@@ -206,16 +212,6 @@ impl Writer<'_> {
                 self.tag(Kind::PackedStringArray, false)?;
                 self.u32(a.len() as u32);
                 a.iter().for_each(|s| self.string(s));
-            }
-            Variant::PackedVector2Array(a) => {
-                self.packed(Kind::PackedVector2Array, a, self.wide)?
-            }
-            Variant::PackedVector3Array(a) => {
-                self.packed(Kind::PackedVector3Array, a, self.wide)?
-            }
-            Variant::PackedColorArray(a) => self.packed(Kind::PackedColorArray, a, false)?,
-            Variant::PackedVector4Array(a) => {
-                self.packed(Kind::PackedVector4Array, a, self.wide)?
             }
             other => {
                 return Err(ResourceError::Unsupported(format!(
