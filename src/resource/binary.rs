@@ -83,29 +83,22 @@ impl<'a> Reader<'a> {
         self.at += n;
         Ok(s)
     }
+    /// `N` bytes as a little-endian number's bytes, whatever the file's byte order.
+    fn word<const N: usize>(&mut self) -> Result<[u8; N], ResourceError> {
+        let mut b: [u8; N] = self.take(N)?.try_into().unwrap();
+        if self.be {
+            b.reverse();
+        }
+        Ok(b)
+    }
     fn u32(&mut self) -> Result<u32, ResourceError> {
-        let b = self.take(4)?.try_into().unwrap();
-        Ok(if self.be {
-            u32::from_be_bytes(b)
-        } else {
-            u32::from_le_bytes(b)
-        })
+        Ok(u32::from_le_bytes(self.word()?))
     }
     fn u64(&mut self) -> Result<u64, ResourceError> {
-        let b = self.take(8)?.try_into().unwrap();
-        Ok(if self.be {
-            u64::from_be_bytes(b)
-        } else {
-            u64::from_le_bytes(b)
-        })
+        Ok(u64::from_le_bytes(self.word()?))
     }
     fn u16(&mut self) -> Result<u16, ResourceError> {
-        let b = self.take(2)?.try_into().unwrap();
-        Ok(if self.be {
-            u16::from_be_bytes(b)
-        } else {
-            u16::from_le_bytes(b)
-        })
+        Ok(u16::from_le_bytes(self.word()?))
     }
     /// A count of items of at least `each` bytes, refused when the rest cannot hold them
     /// (so that a corrupt count allocates nothing).

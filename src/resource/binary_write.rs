@@ -21,29 +21,21 @@ struct Writer<'a> {
 }
 
 impl Writer<'_> {
-    fn u32(&mut self, v: u32) {
-        let b = if self.be {
-            v.to_be_bytes()
-        } else {
-            v.to_le_bytes()
-        };
+    /// Appends a number's little-endian bytes `b` in the file's byte order.
+    fn word<const N: usize>(&mut self, mut b: [u8; N]) {
+        if self.be {
+            b.reverse();
+        }
         self.out.extend_from_slice(&b);
+    }
+    fn u32(&mut self, v: u32) {
+        self.word(v.to_le_bytes());
     }
     fn u64(&mut self, v: u64) {
-        let b = if self.be {
-            v.to_be_bytes()
-        } else {
-            v.to_le_bytes()
-        };
-        self.out.extend_from_slice(&b);
+        self.word(v.to_le_bytes());
     }
     fn u16(&mut self, v: u16) {
-        let b = if self.be {
-            v.to_be_bytes()
-        } else {
-            v.to_le_bytes()
-        };
-        self.out.extend_from_slice(&b);
+        self.word(v.to_le_bytes());
     }
     /// Appends `x` (its scalars in the file's byte order).
     fn fixed<T: FixedLayout>(&mut self, x: &T, wide: bool) {
