@@ -241,11 +241,16 @@ fn id_text(id: &Variant) -> String {
 /// The class of a scene, whose text file is titled `[gd_scene]`.
 const SCENE_CLASS: &str = "PackedScene";
 
-fn write_properties(out: &mut String, properties: &[(String, Variant)], dialect: Dialect) {
+fn write_properties(
+    out: &mut String,
+    properties: &[(String, Variant)],
+    dialect: Dialect,
+    format_4: bool,
+) {
     for (name, value) in properties {
         out.push_str(name);
         out.push_str(" = ");
-        out.push_str(&write_resource_value(value, dialect));
+        out.push_str(&write_resource_value(value, dialect, format_4));
         out.push('\n');
     }
 }
@@ -265,6 +270,10 @@ pub(super) fn write(file: &ResourceFile) -> String {
     } else {
         Dialect::Godot3
     };
+    // Godot 4.3+ picks the format from the content (`_find_resources`): format 4, with
+    // PackedByteArray in base64, only when a file needs it; 4.0-4.2 have only format 3.
+    let format_4 = format >= 4 || (format == 3 && needs_format_4(file));
+    let format = if format_4 { 4 } else { format };
     // A `.scn` read in holds its nodes in `_bundled`: as text it stays a resource.
     let scene = file.class == SCENE_CLASS && file.main.properties.is_empty();
     let mut out = if scene {
@@ -314,12 +323,12 @@ pub(super) fn write(file: &ResourceFile) -> String {
             quoted(&r.class),
             id_text(&r.id)
         ));
-        write_properties(&mut out, &r.properties, dialect);
+        write_properties(&mut out, &r.properties, dialect, format_4);
         out.push('\n');
     }
     if !scene {
         out.push_str("[resource]\n");
-        write_properties(&mut out, &file.main.properties, dialect);
+        write_properties(&mut out, &file.main.properties, dialect, format_4);
     }
     for (i, section) in file.scene.iter().enumerate() {
         if i > 0 && section.blank_before {
@@ -328,7 +337,34 @@ pub(super) fn write(file: &ResourceFile) -> String {
         out.push('[');
         out.push_str(&section.tag);
         out.push_str("]\n");
-        write_properties(&mut out, &section.properties, dialect);
+        write_properties(&mut out, &section.properties, dialect, format_4);
     }
     out
+}
+
+/// Whether the engine would save `file` as format 4 (resource_format_text.cpp, 4.3+
+/// `_find_resources`: `use_compat` is dropped for a PackedByteArray over 64 bytes or any
+/// PackedVector4Array, anywhere in any resource's properties).
+fn needs_format_4(file: &ResourceFile) -> bool {
+    let mut stack: Vec<&Variant> = file
+        .sub_resources
+        .iter()
+        .chain(std::iter::once(&file.main))
+        .flat_map(|r| r.properties.iter().map(|(_, v)| v))
+        .chain(
+            file.scene
+                .iter()
+                .flat_map(|s| s.properties.iter().map(|(_, v)| v)),
+        )
+        .collect();
+    while let Some(v) = stack.pop() {
+        match v {
+            Variant::PackedByteArray(b) if b.len() > 64 => return true,
+            Variant::PackedVector4Array(_) => return true,
+            Variant::Array(a) => stack.extend(a.iter()),
+            Variant::Dictionary(d) => stack.extend(d.iter().flat_map(|(k, v)| [k, v])),
+            _ => {}
+        }
+    }
+    false
 }
