@@ -28,11 +28,11 @@ while IFS= read -r f; do
     */godot4/*) put $G4 "$f" "$name" ;;
   esac
 done < <(find "$fixtures" -type f \( -name '*.bin' -o -name '*.sav' \) -size -16k | sort)
-# Resource files (.res, .tres), for the resource target and the others alike.
+# Resource and scene files (.res, .tres, .scn, .tscn), for the resource target and the others alike.
 while IFS= read -r f; do
   name=${f#"$fixtures"/}; name=${name//\//_}
   put $G4 "$f" "$name"
-done < <(find "$fixtures/resource" -type f \( -name '*.res' -o -name '*.tres' \) | sort)
+done < <(find "$fixtures/resource" -type f \( -name '*.res' -o -name '*.tres' -o -name '*.scn' -o -name '*.tscn' \) | sort)
 # The malformed inputs of Godot 3.2.3 live as hex in their manifests (sed and printf only:
 # CI machines need not have jq or xxd).
 for m in "$fixtures"/godot3/malformed/manifest.jsonl "$fixtures"/godot3/malformed/allow_objects/manifest.jsonl; do
