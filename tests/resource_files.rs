@@ -126,3 +126,19 @@ fn mutated_files_never_panic() {
         }
     }
 }
+
+/// A fuzz finding: a section attribute that is no plain string (here a StringName holding a
+/// line break) was read, then written between quotes as the engine writes attributes, and
+/// the result did not read back. Such a file is refused when read.
+#[test]
+fn attributes_that_cannot_be_quoted_are_refused() {
+    for text in [
+        "[gd_resource type=\"Resource\" format=3]\n\n[ext_resource type=&\"X\" path=\"p\" id=\"1\"]\n\n[resource]\n",
+        "[gd_resource type=\"Resource\" format=3]\n\n[sub_resource type=&\"a\nb\" id=\"x\"]\n\n[resource]\n",
+    ] {
+        let err = ResourceFile::read(text.as_bytes()).unwrap_err();
+        assert!(err.to_string().contains("quote or a line break"), "{err}");
+    }
+    let file = ResourceFile::read(&fixture("godot4.3/save.tres")).unwrap();
+    assert!(ResourceFile::read(&file.write().unwrap()).is_ok());
+}

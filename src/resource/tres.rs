@@ -19,6 +19,22 @@ impl Tag {
     fn get(&self, key: &str) -> Option<&Variant> {
         self.attrs.iter().find(|(k, _)| k == key).map(|(_, v)| v)
     }
+    /// Refuses an attribute that cannot be written back: the engine writes each between
+    /// quotes as it is (resource_format_text.cpp, `save`), so none may hold a quote or a
+    /// line break.
+    fn check_quotable(&self, text: &str, at: usize) -> Result<(), ResourceError> {
+        for (key, _) in &self.attrs {
+            let value = self.string(key).unwrap_or_default();
+            if value.contains(['"', '\n']) {
+                return Err(error_at(
+                    text,
+                    at,
+                    format!("`{key}` of `[{}]` holds a quote or a line break", self.name),
+                ));
+            }
+        }
+        Ok(())
+    }
     fn string(&self, key: &str) -> Option<String> {
         match self.get(key)? {
             Variant::String(s) => Some(s.to_string()),
@@ -85,6 +101,7 @@ pub(super) fn read(text: &str) -> Result<ResourceFile, ResourceError> {
         return Err(error_at(text, start, "expected `[gd_resource …]`"));
     }
     let (header, mut pos) = read_tag(text, start)?;
+    header.check_quotable(text, start)?;
     // The text saver titles a `PackedScene` `[gd_scene …]` and writes its nodes where a
     // resource's `[resource]` goes (resource_format_text.cpp, `save`).
     let is_scene = header.name == "gd_scene";
@@ -139,6 +156,9 @@ pub(super) fn read(text: &str) -> Result<ResourceFile, ResourceError> {
         }
         if trimmed.starts_with('[') {
             let (tag, next) = read_tag(text, pos)?;
+            if !matches!(tag.name.as_str(), "node" | "connection" | "editable") {
+                tag.check_quotable(text, pos)?;
+            }
             if let Some(done) = current.take() {
                 file.sub_resources.push(done);
             }
