@@ -36,6 +36,9 @@ pub struct ExplainArgs {
 pub fn explain(a: ExplainArgs) -> Result<(), Failure> {
     let framing = a.framing.get()?;
     let bytes = read_all(&a.file)?;
+    if let Some(done) = crate::cli::resource_io::explain(&a.file, &bytes, a.all) {
+        return done;
+    }
     let (d, v, f) = resolve(
         &a.file,
         a.dialect,
