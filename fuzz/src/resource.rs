@@ -1,5 +1,6 @@
 //! The invariant of the resource file readers (`.res`, `.tres`): any input is read or
-//! refused without a panic, and what is read writes back and reads again to the same model.
+//! refused without a panic, and what is read writes back and reads again to the same model;
+//! `explain` walks any input without a panic and explains every `.res` the reader reads.
 
 use gdvariant::resource::ResourceFile;
 
@@ -8,9 +9,16 @@ use crate::Setup;
 /// Reads `payload` as a resource file (binary when it starts with `RSRC`, text otherwise);
 /// a file that reads must write, and what it writes must read back to the same model.
 pub fn check_resource(_setup: &Setup, payload: &[u8]) {
+    let explained = gdvariant::explain::explain_resource(payload, 16);
+    if let Ok(text) = std::str::from_utf8(payload) {
+        gdvariant::explain::explain_resource_text(text);
+    }
     let Ok(file) = ResourceFile::read(payload) else {
         return;
     };
+    if let Some(e) = explained.error.filter(|_| payload.starts_with(b"RSRC")) {
+        panic!("resource: the reader reads a .res that explain refuses: {e}");
+    }
     // A file can be read whose references point nowhere; writing refuses those.
     let Ok(bytes) = file.write() else {
         return;

@@ -244,7 +244,7 @@ impl<'a> Walk<'a> {
         }
         let mut end = self.at;
         for (i, (path, offset, at)) in table.into_iter().enumerate() {
-            if offset as usize >= self.b.len() || offset < 4 {
+            if offset as usize >= self.b.len() {
                 return Err(err(
                     at,
                     format!("resource offset {offset:#x} is past the end"),
