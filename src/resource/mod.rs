@@ -21,6 +21,7 @@
 mod binary;
 mod binary_write;
 mod convert;
+mod model;
 mod tres;
 pub mod uid;
 
