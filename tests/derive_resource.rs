@@ -105,7 +105,10 @@ fn a_mistyped_field_is_refused_naming_the_property() {
     }
     let (_, file) = read("godot4.4/save.res");
     let err = file.main.to_typed::<Wrong>().unwrap_err().to_string();
-    assert!(err.contains("hp") && err.contains("expected String"), "{err}");
+    assert!(
+        err.contains("hp") && err.contains("expected String"),
+        "{err}"
+    );
     eprintln!("{err}");
 }
 
