@@ -15,8 +15,10 @@ use crate::variant::value::with_fixed;
 use crate::variant::Variant;
 use std::fmt;
 
-/// Type ids per format (spec/resource_binary.yaml).
-#[allow(dead_code)] // the format list and newest format are the reader's
+/// Type ids per format (spec/resource_binary.yaml). The `.res` reader includes the same
+/// generated file privately (src/resource/binary.rs); both read the one table.
+#[allow(dead_code)] // the format list is the reader's
+#[allow(clippy::duplicate_mod)]
 #[rustfmt::skip]
 #[path = "../generated/resource_binary.rs"]
 mod tables;
