@@ -76,6 +76,27 @@ fn decode_json_then_encode_gives_the_engine_bytes_back() {
 }
 
 #[test]
+fn byte_array_resources_go_through_json_byte_for_byte() {
+    let dir = scratch("resource_io_bytes");
+    for engine in ["godot4.3", "godot4.4"] {
+        for name in ["small.res", "small.tres", "big.res", "big.tres"] {
+            let file = fixture(&format!("bytes/{engine}/{name}"));
+            let r = run(&["decode", "--format", "json", s(&file)], b"");
+            assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+            let json = dir.join("model.json");
+            std::fs::write(&json, &r.stdout).unwrap();
+            let out = dir.join(name);
+            let r = run(&["encode", "-d", "godot4", s(&json), "-o", s(&out)], b"");
+            assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+            assert!(
+                std::fs::read(&out).unwrap() == std::fs::read(&file).unwrap(),
+                "{engine}/{name}"
+            );
+        }
+    }
+}
+
+#[test]
 fn decode_text_is_the_tres_and_encodes_back() {
     let dir = scratch("resource_io_text");
     for save in ["godot3.2/save.tres", "godot4.4/save.tres"] {
