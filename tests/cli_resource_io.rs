@@ -46,6 +46,23 @@ fn same_values(a: &ResourceFile, b: &ResourceFile, what: &str) {
     assert!(a.main.get("hp").is_some(), "{what}");
 }
 
+/// `gdvariant convert --from godot3 --to godot4` of the Godot 3.2.3 `.tres` into `out`.
+fn convert_godot3_save(out: &Path) -> Run {
+    let input = fixture("godot3.2/save.tres");
+    run(
+        &[
+            "convert",
+            "--from",
+            "godot3",
+            "--to",
+            "godot4",
+            s(&input),
+            s(out),
+        ],
+        b"",
+    )
+}
+
 #[test]
 fn decode_json_then_encode_gives_the_engine_bytes_back() {
     let dir = scratch("resource_io_json");
@@ -178,18 +195,7 @@ fn convert_moves_between_encodings_and_engines_with_a_report() {
     let dir = scratch("resource_io_convert");
     // Godot 3 .tres → Godot 4 .res, with the values' report.
     let out = dir.join("g4.res");
-    let r = run(
-        &[
-            "convert",
-            "--from",
-            "godot3",
-            "--to",
-            "godot4",
-            s(&fixture("godot3.2/save.tres")),
-            s(&out),
-        ],
-        b"",
-    );
+    let r = convert_godot3_save(&out);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stderr.contains("nothing lost"), "{}", r.stderr);
     let g4 = read(&out);
@@ -257,18 +263,7 @@ fn godot4_loads_a_res_converted_from_a_godot3_tres() {
         std::fs::copy(fixture("godot4.3").join(f), dir.join(f)).unwrap();
     }
     let out = dir.join("from_g3.res");
-    let r = run(
-        &[
-            "convert",
-            "--from",
-            "godot3",
-            "--to",
-            "godot4",
-            s(&fixture("godot3.2/save.tres")),
-            s(&out),
-        ],
-        b"",
-    );
+    let r = convert_godot3_save(&out);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let run = std::process::Command::new("timeout")
         .arg("120")
