@@ -325,3 +325,22 @@ fn every_cut_and_flipped_byte_is_walked_without_panic_and_agrees_with_the_reader
         }
     }
 }
+
+#[test]
+fn a_count_with_the_top_bit_set_is_refused_before_allocating() {
+    // Found by the `resource` fuzz target: the internal table's count 0x8000_0002 passed a
+    // check that masked the top bit, then sized the table unmasked.
+    let mut b = std::fs::read("tests/fixtures/resource/godot4.4/save.res").unwrap();
+    let e = gdvariant::explain::explain_resource(&b, 16);
+    let count_at = e
+        .lines
+        .iter()
+        .find(|l| l.field == "internal resources")
+        .unwrap()
+        .offset;
+    b[count_at..count_at + 4].copy_from_slice(&0x8000_0002u32.to_le_bytes());
+    let e = gdvariant::explain::explain_resource(&b, 16);
+    let err = e.error.expect("refused").to_string();
+    assert!(err.contains("larger than the rest of the file"), "{err}");
+    assert!(gdvariant::resource::ResourceFile::read(&b).is_err());
+}

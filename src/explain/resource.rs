@@ -173,7 +173,7 @@ impl<'a> Walk<'a> {
     ) -> Result<usize, ResourceError> {
         let at = self.at;
         let n = self.u32_line(depth, field, "how many follow")? as usize;
-        if (n & 0x7fff_ffff).saturating_mul(each) > self.b.len() - self.at {
+        if n.saturating_mul(each) > self.b.len() - self.at {
             return Err(err(
                 at,
                 format!("count {n} is larger than the rest of the file"),
