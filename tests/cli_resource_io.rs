@@ -281,3 +281,24 @@ fn godot4_loads_a_res_converted_from_a_godot3_tres() {
         "{stdout}"
     );
 }
+
+#[test]
+fn guess_and_explain_name_engine_made_scenes() {
+    for (engine, said) in [
+        ("godot3.2", ".tscn text, format 2 (Godot 3)"),
+        ("godot4.4", ".tscn text, format 3 (Godot 4)"),
+    ] {
+        let scene = fixture(&format!("{engine}/scene.tscn"));
+        let r = run(&["guess", s(&scene)], b"");
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(r.text().contains(said), "{engine}: {}", r.text());
+        let r = run(&["explain", s(&scene)], b"");
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let out = r.text();
+        assert!(
+            out.contains("   5  [node name=\"Spawn\" type=\"Node2D\" parent=\".\"]"),
+            "{out}"
+        );
+        assert!(out.contains("3 section(s), 1 property line(s)"), "{out}");
+    }
+}
