@@ -1,8 +1,13 @@
 //! The container targets' invariants: reading a hostile encrypted or compressed file never
-//! panics, takes no more memory than its bound, and whatever reads writes back the same.
+//! panics, takes no more memory than its bound, and whatever reads writes back the same;
+//! the streaming `container::Reader` agrees with the whole-file readers.
 
 use crate::invariants::{peak_during, Setup};
-use gdvariant::container::{compressed, encrypted, EncryptedLayout, Key};
+use gdvariant::container::{
+    compressed, container_error, encrypted, ContainerError, EncryptedLayout, Key, OpenOptions,
+    Reader,
+};
+use std::io::Read;
 
 /// The password of the engine-made fixtures, so that seeds from them decrypt.
 pub const FUZZ_PASSWORD: &str = "correct horse";
@@ -19,6 +24,24 @@ pub fn check_compressed(_: &Setup, payload: &[u8]) {
         "compressed: {peak} bytes for a {}-byte file",
         payload.len()
     );
+    let (streamed, peak) = peak_during(|| stream(payload, None));
+    assert!(
+        peak <= allowed,
+        "compressed stream: {peak} bytes for a {}-byte file",
+        payload.len()
+    );
+    match (&read, &streamed) {
+        // Bytes that are not a compressed file stream through as they are.
+        _ if !payload.starts_with(b"GCPF") => {}
+        (Ok(a), Ok(b)) => assert!(a == b, "compressed: the stream differs"),
+        (Err(_), Ok(_)) => panic!("compressed: the stream reads what read refuses"),
+        // The stream refuses a block larger than any compressor makes of its share.
+        (Ok(_), Err(e)) => assert!(
+            matches!(e, ContainerError::BadBlock { .. }),
+            "compressed: the stream refuses what read reads: {e}"
+        ),
+        (Err(_), Err(_)) => {}
+    }
     let Ok(plain) = read else { return };
     let header = compressed::header(payload, FUZZ_BOUND).expect("a file that reads has a header");
     assert_eq!(
@@ -46,6 +69,17 @@ pub fn check_encrypted(_: &Setup, payload: &[u8]) {
         "encrypted: {peak} bytes for a {}-byte file",
         payload.len()
     );
+    let (streamed, peak) = peak_during(|| stream(payload, Some(key.clone())));
+    assert!(
+        peak <= (64 << 10) + payload.len() * 2 + 4096,
+        "encrypted stream: {peak} bytes for a {}-byte file",
+        payload.len()
+    );
+    // The stream tells the generation from the header alone, `read` from the length too: when
+    // both read the file, they agree.
+    if let (Ok(a), Ok(b)) = (&read, &streamed) {
+        assert!(a == b, "encrypted: the stream differs");
+    }
     if let Ok(plain) = read {
         let header = encrypted::header(payload).expect("a file that reads has a header");
         assert_eq!(
@@ -67,4 +101,21 @@ pub fn check_encrypted(_: &Setup, payload: &[u8]) {
             "encrypted: round trip"
         );
     }
+}
+
+/// The plain data through the streaming reader, or the container error that stopped it.
+fn stream(payload: &[u8], key: Option<Key>) -> Result<Vec<u8>, ContainerError> {
+    let options = OpenOptions {
+        key,
+        bound: FUZZ_BOUND,
+    };
+    let mut plain = Vec::new();
+    Reader::new(payload, &options)
+        .and_then(|mut r| r.read_to_end(&mut plain))
+        .map_err(|e| {
+            container_error(&e)
+                .expect("a slice reader fails only so")
+                .clone()
+        })?;
+    Ok(plain)
 }
