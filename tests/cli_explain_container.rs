@@ -24,7 +24,10 @@ struct Row {
 fn header_rows(out: &str) -> Vec<Row> {
     let mut lines = out.lines();
     assert!(
-        lines.next().unwrap().ends_with("container header (offsets in the file)"),
+        lines
+            .next()
+            .unwrap()
+            .ends_with("container header (offsets in the file)"),
         "{out}"
     );
     assert!(lines.next().unwrap().starts_with("offset"));
@@ -84,7 +87,11 @@ fn compressed_headers_match_the_engines_bytes() {
             );
             for field in ["block size", "plain length"] {
                 let r = row(&rows, field);
-                assert_eq!(r.value, u32_at(&file, r.offset).to_string(), "{path} {field}");
+                assert_eq!(
+                    r.value,
+                    u32_at(&file, r.offset).to_string(),
+                    "{path} {field}"
+                );
             }
             let header = compressed::header(&file, compressed::DEFAULT_BOUND).unwrap();
             let mut blocks = 0;
@@ -101,7 +108,10 @@ fn compressed_headers_match_the_engines_bytes() {
             }
             assert_eq!(blocks, header.block_sizes.len());
             let last = rows.last().unwrap();
-            assert_eq!((last.field.as_str(), last.offset), ("magic", file.len() - 4));
+            assert_eq!(
+                (last.field.as_str(), last.offset),
+                ("magic", file.len() - 4)
+            );
             assert_eq!(&file[last.offset..], b"GCPF");
             // Then the values, at their offsets in the plain data.
             let plain = compressed::read(&file, compressed::DEFAULT_BOUND).unwrap();

@@ -345,3 +345,50 @@ fn godot3_saves_migrate_to_godot4_in_one_command() {
         assert_eq!(values("godot4.4.1", &back), want, "{input}");
     }
 }
+
+/// ConfigFile 3 → 4 through the command: Godot 3.2.3's own `config.cfg` and
+/// `save_encrypted_pass` file (tests/fixtures/containers/godot3.2.3) converted by
+/// `gdvariant convert`, then loaded by Godot 4.3 and 4.4.1 (`ConfigFile.load`,
+/// `load_encrypted_pass`) to the values Godot 3 saved.
+#[test]
+fn godot3_config_files_convert_for_godot4() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/containers");
+    let text = std::fs::read_to_string(fixtures.join("godot3.2.3/config.cfg")).unwrap();
+    let g3 = ConfigFile::parse(&text, gdvariant::Dialect::Godot3).unwrap();
+    let from = gdvariant::migrate::Target::new(gdvariant::Dialect::Godot3, None);
+    let to = gdvariant::migrate::Target::new(gdvariant::Dialect::Godot4, None);
+    let want: Vec<Variant> = g3
+        .all_entries()
+        .map(|(_, _, v)| gdvariant::migrate::migrate(v, from, to).0)
+        .collect();
+    assert_eq!(want.len(), 5);
+    for name in ["godot4.3", "godot4.4.1"] {
+        let Some(bin) = engine(name) else { continue };
+        let ours = Scratch::new(&format!("{name}-config"));
+        for file in ["config.cfg", "config-encrypted.cfg"] {
+            let status = Command::new(env!("CARGO_BIN_EXE_gdvariant"))
+                .args(["convert", "--from", "godot3", "--to", "godot4"])
+                .args(["--password", PASSWORD])
+                .arg(fixtures.join("godot3.2.3").join(file))
+                .arg(ours.0.join(file))
+                .status()
+                .unwrap();
+            assert!(status.success(), "convert {file}");
+        }
+        std::fs::write(
+            ours.0.join("list.txt"),
+            "config.cfg cfg\nconfig-encrypted.cfg cfgpass\n",
+        )
+        .unwrap();
+        run(name, &bin, None, Some(&ours.0));
+        for file in ["config.cfg", "config-encrypted.cfg"] {
+            let back = std::fs::read(ours.0.join(format!("{file}.plain"))).unwrap();
+            assert!(
+                !back.starts_with(b"error"),
+                "{name} refused {file}: {}",
+                String::from_utf8_lossy(&back)
+            );
+            assert_eq!(values_any(name, &back), want, "{name} loaded {file}");
+        }
+    }
+}
