@@ -146,3 +146,26 @@ fn convert_writes_what_godot4_writes() {
     );
     assert!(encrypted::read(&file, &Key::password(PASSWORD)).unwrap() == g4);
 }
+
+#[test]
+fn encode_writes_back_what_the_engine_saved() {
+    for (engine, dialect) in [("godot3.2.3", "godot3"), ("godot4.4.1", "godot4")] {
+        let file = path(engine, "config.cfg");
+        let r = run(&["decode", "-f", "json", &file], b"");
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let back = run(&["encode", "-d", dialect], &r.stdout);
+        assert_eq!(back.code, 0, "{}", back.stderr);
+        // The engine's own `save` bytes, from the entries alone.
+        assert!(
+            back.stdout == std::fs::read(&file).unwrap(),
+            "{engine}: {}",
+            back.text()
+        );
+    }
+    // A line that is not an entry is an error with its line number.
+    let bad =
+        b"{\"section\":\"a\",\"key\":\"b\",\"value\":{\"type\":\"Int\",\"value\":1}}\n{\"x\":1}\n";
+    let r = run(&["encode", "-d", "godot4"], bad);
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("line 2"), "{}", r.stderr);
+}

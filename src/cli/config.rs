@@ -1,6 +1,7 @@
 //! ConfigFile text (`.cfg`, `project.godot`, `override.cfg`, and the text inside
 //! `save_encrypted_pass` files) through the command: `guess` names it, `decode` prints its
-//! entries, `convert` rewrites its values in the target dialect's text form.
+//! entries, `encode` writes them back, `convert` rewrites its values in the target dialect's
+//! text form.
 
 use super::{shown, Failure};
 use gdvariant::migrate::{migrate_in_place, Report, Target};
@@ -178,4 +179,44 @@ pub(super) fn convert(
         report.merge(r);
     });
     Ok((out.to_text().into_bytes(), report, n))
+}
+
+/// `encode` of the JSON `decode` prints for a ConfigFile (one `{"section", "key", "value"}`
+/// object a line): the ConfigFile text of `format`'s dialect, as its engine's `save` writes
+/// it; `None` (nothing read) when the first line is not such an object.
+pub(super) fn encode_json(
+    path: &Path,
+    input: &mut dyn BufRead,
+    format: &gdvariant::Format,
+) -> Result<Option<Vec<u8>>, Failure> {
+    let head = input.fill_buf().map_err(|e| Failure::io(path, e))?;
+    let first = head.split(|&b| b == b'\n').next().unwrap_or_default();
+    let entry = |v: &serde_json::Value| v.get("section").is_some() && v.get("key").is_some();
+    match serde_json::from_slice::<serde_json::Value>(first) {
+        Ok(v) if entry(&v) => {}
+        _ => return Ok(None),
+    }
+    let mut cfg = ConfigFile::new(format.dialect);
+    let bad = |n: usize, why: String| Failure::data(format!("{}: line {n}: {why}", shown(path)));
+    for (i, line) in input.lines().enumerate() {
+        let line = line.map_err(|e| Failure::io(path, e))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let v: serde_json::Value =
+            serde_json::from_str(&line).map_err(|e| bad(i + 1, e.to_string()))?;
+        let (Some(section), Some(key), Some(value)) = (
+            v.get("section").and_then(|s| s.as_str()),
+            v.get("key").and_then(|s| s.as_str()),
+            v.get("value"),
+        ) else {
+            return Err(bad(
+                i + 1,
+                "expected {\"section\", \"key\", \"value\"}".into(),
+            ));
+        };
+        let value = gdvariant::json::from_json(value).map_err(|e| bad(i + 1, e.to_string()))?;
+        cfg.set(section, key, value);
+    }
+    Ok(Some(cfg.to_text().into_bytes()))
 }
