@@ -28,7 +28,8 @@ pub enum Mode {
     Zstd,
     /// 3, `COMPRESSION_GZIP` (gzip stream, level 6).
     Gzip,
-    /// 4, `COMPRESSION_BROTLI` (Godot 4 reads it, nothing writes it; not read here either).
+    /// 4, `COMPRESSION_BROTLI`: Godot 4 reads it (builds with Brotli, the default; 4.3 and
+    /// 4.4.1 checked) and nothing writes it: read here, not written.
     Brotli,
 }
 
@@ -195,7 +196,6 @@ pub fn read(bytes: &[u8], bound: u64) -> Result<Vec<u8>, ContainerError> {
 
 pub(super) enum BlockError {
     Bad(String),
-    Unsupported(&'static str),
 }
 
 impl BlockError {
@@ -203,11 +203,6 @@ impl BlockError {
     pub(super) fn at(self, offset: u64, block: u32) -> ContainerError {
         match self {
             BlockError::Bad(why) => ContainerError::BadBlock { offset, block, why },
-            BlockError::Unsupported(mode) => ContainerError::Unsupported {
-                offset: MODE_AT as u64,
-                mode,
-                why: "Brotli is read only by engines built with it; convert the file there",
-            },
         }
     }
 }
@@ -240,11 +235,14 @@ pub(super) fn decompress_block(
             plain.extend_from_slice(&out[..want]);
             return Ok(());
         }
-        Mode::Brotli => return Err(BlockError::Unsupported("Brotli")),
         _ => {}
     }
     plain.resize(start + want, 0);
-    let got = codecs::decompress(mode, block, &mut plain[start..]).map_err(BlockError::Bad)?;
+    let got = match mode {
+        Mode::Brotli => super::brotli::decompress(block, &mut plain[start..]),
+        _ => codecs::decompress(mode, block, &mut plain[start..]),
+    }
+    .map_err(BlockError::Bad)?;
     if got != want {
         return Err(BlockError::Bad(format!(
             "{got} bytes where {want} were expected"

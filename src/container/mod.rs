@@ -18,6 +18,7 @@
 //! # Ok::<(), gdvariant::ContainerError>(())
 //! ```
 
+mod brotli;
 mod codecs;
 pub mod compressed;
 pub mod encrypted;
