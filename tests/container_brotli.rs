@@ -109,14 +109,13 @@ fn damaged_and_bomb_brotli_blocks_are_refused() {
         let p = brotli(b);
         p[..p.len() / 2].to_vec()
     });
-    for bad in [cut] {
-        let err = compressed::read(&bad, compressed::DEFAULT_BOUND).unwrap_err();
-        assert!(
-            matches!(err, ContainerError::BadBlock { block: 0, .. }),
-            "{err}"
-        );
-        assert_eq!(stream(&bad).unwrap_err(), err);
-    }
+    let bad = cut;
+    let err = compressed::read(&bad, compressed::DEFAULT_BOUND).unwrap_err();
+    assert!(
+        matches!(err, ContainerError::BadBlock { block: 0, .. }),
+        "{err}"
+    );
+    assert_eq!(stream(&bad).unwrap_err(), err);
     // A changed byte: an error, or (a changed literal) other bytes, never a panic.
     for at in [first, first + 3, first + 40] {
         let mut bad = file.clone();

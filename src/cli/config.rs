@@ -34,7 +34,9 @@ pub(super) fn looks_like(start: &[u8]) -> bool {
         return false;
     };
     if first.starts_with('[') {
-        return first.ends_with(']');
+        // A resource's text (`.tres`, `.tscn`) opens with its own header.
+        let resource = first.starts_with("[gd_resource") || first.starts_with("[gd_scene");
+        return first.ends_with(']') && !resource;
     }
     first.split_once('=').is_some_and(|(key, _)| {
         let key = key.trim();
@@ -147,7 +149,7 @@ pub(super) fn decode(
         if json {
             let head = serde_json::json!({ "section": section, "key": key });
             let head = head.to_string();
-            buf.extend_from_slice(head[..head.len() - 1].as_bytes());
+            buf.extend_from_slice(&head.as_bytes()[..head.len() - 1]);
             buf.extend_from_slice(b",\"value\":");
             gdvariant::json::append_json(&mut buf, value);
             buf.extend_from_slice(b"}\n");

@@ -215,13 +215,14 @@ pub(super) fn seal_file(path: &Path, to: Dialect) -> Result<(), Failure> {
     std::fs::write(path, sealed).map_err(|e| Failure::io(path, e))
 }
 
+/// A container's header fields as text (when the input is one), and the plain data or why
+/// it could not be opened.
+pub(super) type Explained = (Option<String>, Result<Vec<u8>, Failure>);
+
 /// For `explain`: the raw bytes of `path` read once; when they are a container, its header
 /// fields at their file offsets (`max_blocks` blocks listed), and the plain data inside (or
 /// why it cannot be opened); else the bytes themselves.
-pub(super) fn read_explained(
-    path: &Path,
-    max_blocks: usize,
-) -> Result<(Option<String>, Result<Vec<u8>, Failure>), Failure> {
+pub(super) fn read_explained(path: &Path, max_blocks: usize) -> Result<Explained, Failure> {
     let mut raw = Vec::new();
     let mut input: Box<dyn Read> = if path == Path::new("-") {
         Box::new(std::io::stdin())

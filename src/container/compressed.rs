@@ -215,27 +215,23 @@ pub(super) fn decompress_block(
     plain: &mut Vec<u8>,
 ) -> Result<(), BlockError> {
     let start = plain.len();
-    match mode {
-        Mode::FastLz => {
-            // The engine decompresses a block shorter than 16 bytes into 16 and keeps the
-            // front (Compression::decompress, MODE_FASTLZ), as it padded it when writing.
-            let out =
-                fastlz::decompress(block, want.max(16)).map_err(|e| BlockError::Bad(e.into()))?;
-            let fits = if want < 16 {
-                out.len() >= want
-            } else {
-                out.len() == want
-            };
-            if !fits {
-                return Err(BlockError::Bad(format!(
-                    "{} bytes where {want} were expected",
-                    out.len()
-                )));
-            }
-            plain.extend_from_slice(&out[..want]);
-            return Ok(());
+    if mode == Mode::FastLz {
+        // The engine decompresses a block shorter than 16 bytes into 16 and keeps the
+        // front (Compression::decompress, MODE_FASTLZ), as it padded it when writing.
+        let out = fastlz::decompress(block, want.max(16)).map_err(|e| BlockError::Bad(e.into()))?;
+        let fits = if want < 16 {
+            out.len() >= want
+        } else {
+            out.len() == want
+        };
+        if !fits {
+            return Err(BlockError::Bad(format!(
+                "{} bytes where {want} were expected",
+                out.len()
+            )));
         }
-        _ => {}
+        plain.extend_from_slice(&out[..want]);
+        return Ok(());
     }
     plain.resize(start + want, 0);
     let got = match mode {

@@ -46,7 +46,7 @@ pub fn explain_container(
             description: why.to_string(),
         })
     };
-    let magic = |add: &mut dyn FnMut(u64, u64, usize, &str, String, &str)| {
+    let magic = |add: &mut Add| {
         let m = String::from_utf8_lossy(&bytes[..4]);
         add(
             0,
