@@ -3,28 +3,11 @@
 //! blocks refused within bounded memory.
 
 use gdvariant::container::{compressed, ContainerError, OpenOptions, Reader};
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::Read;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 
-struct Peak;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Peak {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-        PEAK.fetch_max(now, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static ALLOC: Peak = Peak;
+mod peak;
+use peak::{LIVE, PEAK};
 
 fn brotli(data: &[u8]) -> Vec<u8> {
     brotli_at(data, brotli::enc::BrotliEncoderParams::default().quality)
