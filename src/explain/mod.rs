@@ -10,11 +10,15 @@
 //! and descriptions come from the generated tables ([`Dialect::type_info`], by
 //! [`FieldName`](crate::FieldName)).
 
+#[cfg(feature = "containers")]
+mod container;
 mod format;
 mod observer;
 mod resource;
 mod spans;
 
+#[cfg(feature = "containers")]
+pub use container::{explain_container, ContainerExplanation};
 pub use resource::{explain_resource, explain_resource_text, ResourceExplanation};
 pub use spans::{decode_with_spans, ValueSpan, ValueSpans};
 
@@ -186,7 +190,7 @@ impl fmt::Display for Explanation {
     /// The dump: `offset  len  field  value  description`, one field a line, nested values
     /// indented two spaces a level, then the error (if any) at its offset.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_table(f, &self.lines)?;
+        write_lines(f, &self.lines)?;
         match &self.error {
             None => writeln!(f, "{} value(s), every byte explained", self.values),
             Some(e) => writeln!(f, "{:08x} error: {e}", e.offset()),
@@ -194,9 +198,9 @@ impl fmt::Display for Explanation {
     }
 }
 
-/// The table of lines: `offset  len  field  value  description`, one field a line, nested
-/// values indented two spaces a level.
-fn write_table(f: &mut fmt::Formatter<'_>, lines: &[Line]) -> fmt::Result {
+/// The field lines: `offset  len  field  value  description`, nested ones indented two
+/// spaces a level.
+fn write_lines(f: &mut fmt::Formatter<'_>, lines: &[Line]) -> fmt::Result {
     let label = |l: &Line| format!("{}{}", "  ".repeat(l.depth), l.field);
     let lw = lines
         .iter()

@@ -43,7 +43,7 @@ pub struct ResourceExplanation {
 impl fmt::Display for ResourceExplanation {
     /// The dump, as [`Explanation`](super::Explanation)'s, then the error (if any).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        super::write_table(f, &self.lines)?;
+        super::write_lines(f, &self.lines)?;
         match &self.error {
             None => writeln!(f, "every byte explained"),
             Some(ResourceError::Binary { offset, message }) => {
