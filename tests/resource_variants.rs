@@ -169,13 +169,13 @@ fn describe_names_the_engine_inside() {
 #[test]
 fn engine_scenes_round_trip_byte_for_byte() {
     for engine in ENGINES {
-        for file in ["scene.tscn", "scene.scn", "scene_c.scn"] {
+        for file in ["tree.tscn", "tree.scn", "tree_c.scn"] {
             let name = format!("{engine}/{file}");
             let bytes = fixture(&name);
             let scene = ResourceFile::read(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(scene.class, "PackedScene", "{name}");
             let back = scene.write().unwrap();
-            if file == "scene_c.scn" && engine == "godot3.2" {
+            if file == "tree_c.scn" && engine == "godot3.2" {
                 assert_eq!(plain(&back), plain(&bytes), "{name}: another plain stream");
             } else {
                 assert!(
@@ -191,7 +191,7 @@ fn engine_scenes_round_trip_byte_for_byte() {
 
 #[test]
 fn scene_nodes_are_kept_and_editable() {
-    let mut scene = ResourceFile::read(&fixture("godot4.4/scene.tscn")).unwrap();
+    let mut scene = ResourceFile::read(&fixture("godot4.4/tree.tscn")).unwrap();
     let tags: Vec<&str> = scene.scene.iter().map(|s| s.tag.as_str()).collect();
     assert_eq!(
         tags,
@@ -209,7 +209,7 @@ fn scene_nodes_are_kept_and_editable() {
     // Its nodes are text only: a binary scene is the engine's to pack.
     assert!(scene.to_binary(4, 4).write().is_err());
     // A .scn as text keeps `_bundled` in a resource section.
-    let packed = ResourceFile::read(&fixture("godot4.4/scene.scn")).unwrap();
+    let packed = ResourceFile::read(&fixture("godot4.4/tree.scn")).unwrap();
     let text = String::from_utf8(packed.to_text().write().unwrap()).unwrap();
     assert!(
         text.starts_with("[gd_resource type=\"PackedScene\""),

@@ -7,11 +7,13 @@
 
 mod batch;
 mod commands;
+mod config;
 mod container;
 mod debug;
 mod edit;
 mod ordered;
 mod resource;
+mod resource_io;
 mod text;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};

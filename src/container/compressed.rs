@@ -33,7 +33,8 @@ pub enum Mode {
     Zstd,
     /// 3, `COMPRESSION_GZIP` (gzip stream, level 6).
     Gzip,
-    /// 4, `COMPRESSION_BROTLI` (Godot 4 reads it, nothing writes it; not read here either).
+    /// 4, `COMPRESSION_BROTLI`: Godot 4 reads it (builds with Brotli, the default; 4.3 and
+    /// 4.4.1 checked) and nothing writes it: read here, not written.
     Brotli,
 }
 
@@ -107,6 +108,33 @@ fn u32_at(bytes: &[u8], offset: usize) -> Result<u32, ContainerError> {
     }
 }
 
+/// The mode, block size and plain length fields, checked: a known mode, a block size over
+/// 0, a length within `bound`.
+pub(super) fn check_fields(
+    mode: u32,
+    block_size: u32,
+    plain_len: u32,
+    bound: u64,
+) -> Result<(Mode, u32, u32), ContainerError> {
+    let mode = Mode::from_id(mode).ok_or(ContainerError::UnknownCompressionMode {
+        offset: MODE_AT as u64,
+        mode,
+    })?;
+    if block_size == 0 {
+        return Err(ContainerError::ZeroBlockSize {
+            offset: BLOCK_SIZE_AT as u64,
+        });
+    }
+    if u64::from(plain_len) > bound {
+        return Err(ContainerError::OverBound {
+            offset: LENGTH_AT as u64,
+            size: plain_len.into(),
+            bound,
+        });
+    }
+    Ok((mode, block_size, plain_len))
+}
+
 /// Reads the header and block table of a compressed file, checking that the table and every
 /// block it names lie inside `bytes` and that the plain length is within `bound`, before
 /// anything is allocated for the plain data.
@@ -130,25 +158,12 @@ pub fn header_with_magic(
     bound: u64,
 ) -> Result<Header, ContainerError> {
     super::expect_magic(bytes, magic, magic_name(magic))?;
-    let mode_id = u32_at(bytes, MODE_AT)?;
-    let mode = Mode::from_id(mode_id).ok_or(ContainerError::UnknownCompressionMode {
-        offset: MODE_AT as u64,
-        mode: mode_id,
-    })?;
-    let block_size = u32_at(bytes, BLOCK_SIZE_AT)?;
-    if block_size == 0 {
-        return Err(ContainerError::ZeroBlockSize {
-            offset: BLOCK_SIZE_AT as u64,
-        });
-    }
-    let plain_len = u32_at(bytes, LENGTH_AT)?;
-    if u64::from(plain_len) > bound {
-        return Err(ContainerError::OverBound {
-            offset: LENGTH_AT as u64,
-            size: plain_len.into(),
-            bound,
-        });
-    }
+    let (mode, block_size, plain_len) = check_fields(
+        u32_at(bytes, MODE_AT)?,
+        u32_at(bytes, BLOCK_SIZE_AT)?,
+        u32_at(bytes, LENGTH_AT)?,
+        bound,
+    )?;
     let count = (plain_len / block_size) as u64 + 1;
     let table_end = TABLE_AT as u64 + count * 4;
     // The table must be in the file before it is allocated: a 1 KiB file cannot claim a
@@ -204,62 +219,58 @@ pub fn read_with_magic(
     for (index, &size) in header.block_sizes.iter().enumerate() {
         let want = (total - plain.len()).min(block_size);
         let block = &bytes[at..at + size as usize];
-        let bad = |why: String| ContainerError::BadBlock {
-            offset: at as u64,
-            block: index as u32,
-            why,
-        };
-        decompress_block(header.mode, block, want, &mut plain).map_err(|e| match e {
-            BlockError::Bad(why) => bad(why),
-            BlockError::Unsupported(mode) => ContainerError::Unsupported {
-                offset: MODE_AT as u64,
-                mode,
-                why: "Brotli is read only by engines built with it; convert the file there",
-            },
-        })?;
+        decompress_block(header.mode, block, want, &mut plain)
+            .map_err(|e| e.at(at as u64, index as u32))?;
         at += size as usize;
     }
     Ok(plain)
 }
 
-enum BlockError {
+pub(super) enum BlockError {
     Bad(String),
-    Unsupported(&'static str),
+}
+
+impl BlockError {
+    /// The error of block `block` starting at `offset`.
+    pub(super) fn at(self, offset: u64, block: u32) -> ContainerError {
+        match self {
+            BlockError::Bad(why) => ContainerError::BadBlock { offset, block, why },
+        }
+    }
 }
 
 /// Appends `want` plain bytes from one block to `plain`.
-fn decompress_block(
+pub(super) fn decompress_block(
     mode: Mode,
     block: &[u8],
     want: usize,
     plain: &mut Vec<u8>,
 ) -> Result<(), BlockError> {
     let start = plain.len();
-    match mode {
-        Mode::FastLz => {
-            // The engine decompresses a block shorter than 16 bytes into 16 and keeps the
-            // front (Compression::decompress, MODE_FASTLZ), as it padded it when writing.
-            let out =
-                fastlz::decompress(block, want.max(16)).map_err(|e| BlockError::Bad(e.into()))?;
-            let fits = if want < 16 {
-                out.len() >= want
-            } else {
-                out.len() == want
-            };
-            if !fits {
-                return Err(BlockError::Bad(format!(
-                    "{} bytes where {want} were expected",
-                    out.len()
-                )));
-            }
-            plain.extend_from_slice(&out[..want]);
-            return Ok(());
+    if mode == Mode::FastLz {
+        // The engine decompresses a block shorter than 16 bytes into 16 and keeps the
+        // front (Compression::decompress, MODE_FASTLZ), as it padded it when writing.
+        let out = fastlz::decompress(block, want.max(16)).map_err(|e| BlockError::Bad(e.into()))?;
+        let fits = if want < 16 {
+            out.len() >= want
+        } else {
+            out.len() == want
+        };
+        if !fits {
+            return Err(BlockError::Bad(format!(
+                "{} bytes where {want} were expected",
+                out.len()
+            )));
         }
-        Mode::Brotli => return Err(BlockError::Unsupported("Brotli")),
-        _ => {}
+        plain.extend_from_slice(&out[..want]);
+        return Ok(());
     }
     plain.resize(start + want, 0);
-    let got = codecs::decompress(mode, block, &mut plain[start..]).map_err(BlockError::Bad)?;
+    let got = match mode {
+        Mode::Brotli => super::brotli::decompress(block, &mut plain[start..]),
+        _ => codecs::decompress(mode, block, &mut plain[start..]),
+    }
+    .map_err(BlockError::Bad)?;
     if got != want {
         return Err(BlockError::Bad(format!(
             "{got} bytes where {want} were expected"
@@ -292,35 +303,58 @@ pub fn write_with_magic(
     block_size: u32,
     magic: &[u8; 4],
 ) -> Result<Vec<u8>, ContainerError> {
-    let fail = |why: String| ContainerError::Write { why };
-    if block_size == 0 {
-        return Err(fail("block size 0".into()));
-    }
-    let total = u32::try_from(plain.len())
-        .map_err(|_| fail("the data is over 4 GiB, the length field's limit".into()))?;
-    if !mode.written_by_engines() {
-        return Err(fail(format!("the engines do not write {mode}")));
-    }
+    check_writable(mode, block_size)?;
+    let total = u32::try_from(plain.len()).map_err(|_| ContainerError::Write {
+        why: "the data is over 4 GiB, the length field's limit".into(),
+    })?;
     let count = (total / block_size) as usize + 1;
-    let mut out = Vec::with_capacity(plain.len() / 2 + 16 + count * 4 + 4);
-    out.extend_from_slice(magic);
-    out.extend_from_slice(&mode.id().to_le_bytes());
-    out.extend_from_slice(&block_size.to_le_bytes());
-    out.extend_from_slice(&total.to_le_bytes());
-    debug_assert_eq!(out.len(), TABLE_AT);
-    out.resize(TABLE_AT + count * 4, 0);
+    let mut out = header_bytes(mode, block_size, total, &vec![0; count]);
+    out[..4].copy_from_slice(magic);
+    out.reserve(plain.len() / 2 + 4);
     for i in 0..count {
         let from = (i * block_size as usize).min(plain.len());
         let to = (from + block_size as usize).min(plain.len());
-        let packed = match mode {
-            Mode::FastLz => fastlz::compress(&plain[from..to])
-                .ok_or_else(|| fail("FastLZ blocks are under 64 KiB".into()))?,
-            _ => codecs::compress(mode, &plain[from..to]).map_err(fail)?,
-        };
+        let packed = compress_block(mode, &plain[from..to])?;
         let size = packed.len() as u32;
         out[TABLE_AT + i * 4..TABLE_AT + 4 + i * 4].copy_from_slice(&size.to_le_bytes());
         out.extend_from_slice(&packed);
     }
     out.extend_from_slice(magic);
     Ok(out)
+}
+
+/// Checks what [`write_with_block_size`] and the streaming writer refuse before any data.
+pub(super) fn check_writable(mode: Mode, block_size: u32) -> Result<(), ContainerError> {
+    let fail = |why: String| ContainerError::Write { why };
+    if block_size == 0 {
+        return Err(fail("block size 0".into()));
+    }
+    if !mode.written_by_engines() {
+        return Err(fail(format!("the engines do not write {mode}")));
+    }
+    Ok(())
+}
+
+/// One block compressed as the engine's `Compression::compress` does it.
+pub(super) fn compress_block(mode: Mode, plain: &[u8]) -> Result<Vec<u8>, ContainerError> {
+    let fail = |why: String| ContainerError::Write { why };
+    match mode {
+        Mode::FastLz => {
+            fastlz::compress(plain).ok_or_else(|| fail("FastLZ blocks are under 64 KiB".into()))
+        }
+        _ => codecs::compress(mode, plain).map_err(fail),
+    }
+}
+
+/// The header and block table of a compressed file of `total` plain bytes.
+pub(super) fn header_bytes(mode: Mode, block_size: u32, total: u32, sizes: &[u32]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(TABLE_AT + sizes.len() * 4);
+    out.extend_from_slice(COMPRESSED_MAGIC);
+    out.extend_from_slice(&mode.id().to_le_bytes());
+    out.extend_from_slice(&block_size.to_le_bytes());
+    out.extend_from_slice(&total.to_le_bytes());
+    for size in sizes {
+        out.extend_from_slice(&size.to_le_bytes());
+    }
+    out
 }
