@@ -270,3 +270,19 @@ fn packed_arrays_of_every_kind_read_in_every_byte_order() {
         }
     }
 }
+
+#[test]
+fn the_variant_model_keeps_byte_order_compression_and_scene_sections() {
+    for name in [
+        "godot4.4/save_c.res",
+        "godot4.3/save_be.res",
+        "godot3.2/save_cbe.res",
+        "godot4.4/tree.tscn",
+        "godot3.2/tree.tscn",
+    ] {
+        let file = ResourceFile::read(&fixture(name)).unwrap();
+        let again = ResourceFile::from_variant(&file.to_variant()).unwrap();
+        assert_eq!(again, file, "{name}");
+        assert_eq!(again.write().unwrap(), file.write().unwrap(), "{name}");
+    }
+}
