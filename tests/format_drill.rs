@@ -288,7 +288,11 @@ fn a_new_type_is_a_spec_edit_and_a_regenerate() {
     let res_path = ws.join("spec/resource_binary.yaml");
     let res = std::fs::read_to_string(&res_path).expect("resource_binary.yaml");
     let res = insert_after(&res, "change: \"PackedVector4Array\"}\n", RESOURCE_FORMAT);
-    let res = format!("{res}{RESOURCE_TYPE}");
+    let res = insert_after(
+        &res,
+        "PackedVector4Array: {id: 53, since: 6}\n",
+        RESOURCE_TYPE,
+    );
     std::fs::write(&res_path, res).expect("write resource_binary.yaml");
 
     // Regenerate, then run a test of the new types against the regenerated library.
