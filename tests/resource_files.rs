@@ -142,3 +142,21 @@ fn attributes_that_cannot_be_quoted_are_refused() {
     let file = ResourceFile::read(&fixture("godot4.3/save.tres")).unwrap();
     assert!(ResourceFile::read(&file.write().unwrap()).is_ok());
 }
+
+/// A fuzz finding: a property named twice in a section; the engine's loader sets it twice
+/// (the last value wins, in the first one's place), and so does the reader.
+#[test]
+fn a_property_named_twice_keeps_its_last_value() {
+    let text =
+        "[gd_resource type=\"Resource\" format=3]\n\n[resource]\nhp = 1\nname = \"a\"\nhp = 2\n";
+    let file = ResourceFile::read(text.as_bytes()).unwrap();
+    assert_eq!(
+        file.main.properties,
+        [
+            ("hp".to_string(), Variant::Int(2)),
+            ("name".to_string(), Variant::from("a"))
+        ]
+    );
+    let model = ResourceFile::from_variant(&file.to_variant()).unwrap();
+    assert_eq!(model.write().unwrap(), file.write().unwrap());
+}

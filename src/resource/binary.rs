@@ -453,7 +453,8 @@ pub(super) fn read(b: &[u8], shift: usize) -> Result<ResourceFile, ResourceError
         let mut properties = Vec::with_capacity(n);
         for _ in 0..n {
             let name = r.table_string()?;
-            properties.push((name, r.variant(0)?));
+            let value = r.variant(0)?;
+            super::tres::set_property(&mut properties, name, value);
         }
         resources.push(Resource {
             class,

@@ -220,12 +220,12 @@ pub(super) fn read(text: &str) -> Result<ResourceFile, ResourceError> {
         })?;
         pos = at + used;
         match current.as_mut() {
-            Some(r) => r.properties.push((name, value)),
+            Some(r) => set_property(&mut r.properties, name, value),
             None if !file.scene.is_empty() => {
                 let section = file.scene.last_mut().expect("checked non-empty");
-                section.properties.push((name, value));
+                set_property(&mut section.properties, name, value);
             }
-            None if seen_main => file.main.properties.push((name, value)),
+            None if seen_main => set_property(&mut file.main.properties, name, value),
             None => {
                 return Err(error_at(
                     text,
@@ -242,6 +242,15 @@ pub(super) fn read(text: &str) -> Result<ResourceFile, ResourceError> {
         return Err(error_at(text, text.len(), "no `[resource]` section"));
     }
     Ok(file)
+}
+
+/// Sets property `name` as the loader does (`set` per line): a name given twice keeps its
+/// first place and its last value, as the engine saves it again.
+pub(super) fn set_property(list: &mut Vec<(String, Variant)>, name: String, value: Variant) {
+    match list.iter_mut().find(|(n, _)| *n == name) {
+        Some((_, v)) => *v = value,
+        None => list.push((name, value)),
+    }
 }
 
 /// A string attribute as the engine writes it: quoted, unescaped.
