@@ -39,29 +39,44 @@ pub(crate) fn compress(mode: Mode, plain: &[u8]) -> Result<Vec<u8>, String> {
     }
 }
 
-/// One block decompressed into `out` (exactly the block's plain size), returning how many
-/// bytes it made; a stream that would go past `out` or does not end is an error.
-pub(crate) fn decompress(mode: Mode, block: &[u8], out: &mut [u8]) -> Result<usize, String> {
-    match mode {
-        Mode::Deflate | Mode::Gzip => {
-            let mut z = if mode == Mode::Gzip {
-                Decompress::new_gzip(WINDOW_BITS)
-            } else {
-                Decompress::new(true)
-            };
-            match z.decompress(block, out, FlushDecompress::Finish) {
-                Ok(Status::StreamEnd) => Ok(z.total_out() as usize),
-                Ok(_) => Err("the stream does not end where the block does, or makes more than the block holds".into()),
-                Err(e) => Err(e.to_string()),
+/// A decoder for every block of one file: the zlib stream or zstd context is made once and
+/// reset between blocks, as setting one up costs more than a 4 KiB block takes to decode.
+pub(crate) enum Decoder {
+    Zlib(Box<Decompress>),
+    Zstd(zstd::zstd_safe::DCtx<'static>),
+}
+
+impl Decoder {
+    /// The decoder of a mode this module decodes; `None` for FastLZ (`fastlz.rs`, which keeps
+    /// no state) and Brotli.
+    pub(crate) fn for_mode(mode: Mode) -> Option<Decoder> {
+        Some(match mode {
+            Mode::Deflate => Decoder::Zlib(Box::new(Decompress::new(true))),
+            Mode::Gzip => Decoder::Zlib(Box::new(Decompress::new_gzip(WINDOW_BITS))),
+            Mode::Zstd => Decoder::Zstd(zstd::zstd_safe::DCtx::create()),
+            Mode::FastLz | Mode::Brotli => return None,
+        })
+    }
+
+    /// One block decompressed into `out` (exactly the block's plain size), returning how many
+    /// bytes it made; a stream that would go past `out` or does not end is an error.
+    pub(crate) fn decompress(&mut self, block: &[u8], out: &mut [u8]) -> Result<usize, String> {
+        match self {
+            Decoder::Zlib(z) => {
+                // `true` keeps the header the stream was made for (zlib's, or gzip's from
+                // the window bits).
+                z.reset(true);
+                match z.decompress(block, out, FlushDecompress::Finish) {
+                    Ok(Status::StreamEnd) => Ok(z.total_out() as usize),
+                    Ok(_) => Err("the stream does not end where the block does, or makes more than the block holds".into()),
+                    Err(e) => Err(e.to_string()),
+                }
             }
-        }
-        Mode::Zstd => {
             // `ZSTD_decompressDCtx` into the caller's buffer: the window is that buffer, so a
             // frame that claims a huge window takes no memory of its own.
-            let mut dctx = zstd::zstd_safe::DCtx::create();
-            dctx.decompress(out, block)
-                .map_err(|code| zstd::zstd_safe::get_error_name(code).to_string())
+            Decoder::Zstd(dctx) => dctx
+                .decompress(out, block)
+                .map_err(|code| zstd::zstd_safe::get_error_name(code).to_string()),
         }
-        Mode::FastLz | Mode::Brotli => unreachable!("handled by the caller"),
     }
 }

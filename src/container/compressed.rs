@@ -169,6 +169,7 @@ pub fn read(bytes: &[u8], bound: u64) -> Result<Vec<u8>, ContainerError> {
     let block_size = header.block_size as usize;
     let mut plain = Vec::with_capacity(total);
     let mut at = header.data_offset as usize;
+    let mut decoder = codecs::Decoder::for_mode(header.mode);
     for (index, &size) in header.block_sizes.iter().enumerate() {
         let want = (total - plain.len()).min(block_size);
         let block = &bytes[at..at + size as usize];
@@ -177,13 +178,15 @@ pub fn read(bytes: &[u8], bound: u64) -> Result<Vec<u8>, ContainerError> {
             block: index as u32,
             why,
         };
-        decompress_block(header.mode, block, want, &mut plain).map_err(|e| match e {
-            BlockError::Bad(why) => bad(why),
-            BlockError::Unsupported(mode) => ContainerError::Unsupported {
-                offset: MODE_AT as u64,
-                mode,
-                why: "Brotli is read only by engines built with it; convert the file there",
-            },
+        decompress_block(header.mode, decoder.as_mut(), block, want, &mut plain).map_err(|e| {
+            match e {
+                BlockError::Bad(why) => bad(why),
+                BlockError::Unsupported(mode) => ContainerError::Unsupported {
+                    offset: MODE_AT as u64,
+                    mode,
+                    why: "Brotli is read only by engines built with it; convert the file there",
+                },
+            }
         })?;
         at += size as usize;
     }
@@ -195,39 +198,39 @@ enum BlockError {
     Unsupported(&'static str),
 }
 
-/// Appends `want` plain bytes from one block to `plain`.
+/// Appends `want` plain bytes from one block to `plain`, with the file's decoder (made once
+/// per file by [`codecs::Decoder::for_mode`]).
 fn decompress_block(
     mode: Mode,
+    decoder: Option<&mut codecs::Decoder>,
     block: &[u8],
     want: usize,
     plain: &mut Vec<u8>,
 ) -> Result<(), BlockError> {
     let start = plain.len();
-    match mode {
-        Mode::FastLz => {
-            // The engine decompresses a block shorter than 16 bytes into 16 and keeps the
-            // front (Compression::decompress, MODE_FASTLZ), as it padded it when writing.
-            let out =
-                fastlz::decompress(block, want.max(16)).map_err(|e| BlockError::Bad(e.into()))?;
-            let fits = if want < 16 {
-                out.len() >= want
-            } else {
-                out.len() == want
-            };
-            if !fits {
-                return Err(BlockError::Bad(format!(
-                    "{} bytes where {want} were expected",
-                    out.len()
-                )));
-            }
-            plain.extend_from_slice(&out[..want]);
-            return Ok(());
+    if mode == Mode::Brotli {
+        return Err(BlockError::Unsupported("Brotli"));
+    }
+    if mode == Mode::FastLz && want < 16 {
+        // The engine decompresses a block shorter than 16 bytes into 16 and keeps the
+        // front (Compression::decompress, MODE_FASTLZ), as it padded it when writing.
+        let mut out = [0u8; 16];
+        let got =
+            fastlz::decompress_into(block, &mut out).map_err(|e| BlockError::Bad(e.into()))?;
+        if got < want {
+            return Err(BlockError::Bad(format!(
+                "{got} bytes where {want} were expected"
+            )));
         }
-        Mode::Brotli => return Err(BlockError::Unsupported("Brotli")),
-        _ => {}
+        plain.extend_from_slice(&out[..want]);
+        return Ok(());
     }
     plain.resize(start + want, 0);
-    let got = codecs::decompress(mode, block, &mut plain[start..]).map_err(BlockError::Bad)?;
+    let out = &mut plain[start..];
+    let got = match decoder {
+        Some(decoder) => decoder.decompress(block, out).map_err(BlockError::Bad)?,
+        None => fastlz::decompress_into(block, out).map_err(|e| BlockError::Bad(e.into()))?,
+    };
     if got != want {
         return Err(BlockError::Bad(format!(
             "{got} bytes where {want} were expected"
