@@ -7,19 +7,9 @@ use gdvariant::Variant;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn engines() -> Vec<(String, PathBuf)> {
-    let mut found = Vec::new();
-    for var in ["GODOT4_3", "GODOT4_4"] {
-        match std::env::var_os(var) {
-            Some(p) if Path::new(&p).exists() => found.push((var.to_string(), PathBuf::from(p))),
-            _ if std::env::var("CI").as_deref() == Ok("true") => {
-                panic!("{var} is not set but CI=true: run /work/shared/engines/install.sh --env")
-            }
-            _ => eprintln!("notice: {var} not set, skipping its resource tests"),
-        }
-    }
-    found
-}
+#[path = "common/engines.rs"]
+mod engines;
+use engines::godot4_engines;
 
 fn run(bin: &Path, dir: &Path, script: &str, args: &[&str]) -> String {
     let out = Command::new("timeout")
@@ -37,7 +27,7 @@ fn run(bin: &Path, dir: &Path, script: &str, args: &[&str]) -> String {
 #[test]
 fn engine_saves_round_trip_and_edits_load() {
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/resource/godot4.3");
-    for (name, bin) in engines() {
+    for (name, bin) in godot4_engines() {
         let dir = std::env::temp_dir().join(format!("gdvariant-res-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(

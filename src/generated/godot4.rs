@@ -300,6 +300,8 @@ pub fn has_feature(version: Version, feature: Feature) -> bool {
         Feature::NodePathPaddingZeroed => version >= Version::new(4, 6, 3),
         Feature::EmptyNodePathAbsoluteKept => version >= Version::new(4, 3, 0),
         Feature::DictionaryValueScriptKept => version >= Version::new(4, 7, 3),
+        Feature::TextBytesBase64 => version >= Version::new(4, 3, 0),
+        Feature::TextShortestReals => version >= Version::new(4, 5, 0),
         _ => false,
     }
 }

@@ -337,6 +337,10 @@ pub enum Feature {
     EmptyNodePathAbsoluteKept,
     /// A typed Dictionary read from bytes gets the value type's own script; before, the engine gave the value side the key's script (so a script-typed key with a value type of no class left the Dictionary untyped; we keep the types as written, engine mode gives the engine's value: docs/engine-rules.md).
     DictionaryValueScriptKept,
+    /// The text form reads a PackedByteArray written as base64 (`PackedByteArray("AQID")`), and a text resource of format 4 writes every PackedByteArray so; var_to_str keeps the list of numbers.
+    TextBytesBase64,
+    /// The text form prints reals with Grisu2's digits (`String::num_scientific`), as a 32-bit float's when the value survives the round trip through f32; before, `%lg` (6 significant digits).
+    TextShortestReals,
     /// Pandemonium's TYPED_ARRAY and PACKED_TYPED_ARRAY types exist.
     PandemoniumTypedArray,
     /// Engine bug: decoding a Vector4 or Vector4i consumes 12 bytes instead of 16.
@@ -372,6 +376,8 @@ impl Feature {
         Feature::NodePathPaddingZeroed,
         Feature::EmptyNodePathAbsoluteKept,
         Feature::DictionaryValueScriptKept,
+        Feature::TextBytesBase64,
+        Feature::TextShortestReals,
         Feature::PandemoniumTypedArray,
         Feature::PandemoniumVector4ShortAdvance,
         Feature::PandemoniumProjectionLengthCheck,
@@ -402,6 +408,8 @@ impl Feature {
             Feature::NodePathPaddingZeroed => "NodePathPaddingZeroed",
             Feature::EmptyNodePathAbsoluteKept => "EmptyNodePathAbsoluteKept",
             Feature::DictionaryValueScriptKept => "DictionaryValueScriptKept",
+            Feature::TextBytesBase64 => "TextBytesBase64",
+            Feature::TextShortestReals => "TextShortestReals",
             Feature::PandemoniumTypedArray => "PandemoniumTypedArray",
             Feature::PandemoniumVector4ShortAdvance => "PandemoniumVector4ShortAdvance",
             Feature::PandemoniumProjectionLengthCheck => {

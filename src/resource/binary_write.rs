@@ -277,7 +277,7 @@ pub(super) fn write(file: &ResourceFile, h: &BinaryHeader) -> Result<Vec<u8>, Re
             w.u64(
                 e.uid
                     .as_deref()
-                    .and_then(|u| u.parse().ok())
+                    .and_then(super::uid::text_to_id)
                     .unwrap_or(u64::MAX),
             );
         }

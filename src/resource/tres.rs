@@ -214,11 +214,11 @@ fn id_text(id: &Variant) -> String {
     }
 }
 
-fn write_properties(out: &mut String, r: &Resource, dialect: Dialect) {
+fn write_properties(out: &mut String, r: &Resource, dialect: Dialect, format_4: bool) {
     for (name, value) in &r.properties {
         out.push_str(name);
         out.push_str(" = ");
-        out.push_str(&write_resource_value(value, dialect));
+        out.push_str(&write_resource_value(value, dialect, format_4));
         out.push('\n');
     }
 }
@@ -238,6 +238,10 @@ pub(super) fn write(file: &ResourceFile) -> String {
     } else {
         Dialect::Godot3
     };
+    // Godot 4.3+ picks the format from the content (`_find_resources`): format 4, with
+    // PackedByteArray in base64, only when a file needs it; 4.0-4.2 have only format 3.
+    let format_4 = format >= 4 || (format == 3 && needs_format_4(file));
+    let format = if format_4 { 4 } else { format };
     let mut out = format!("[gd_resource type={} ", quoted(&file.class));
     if let Some(sc) = &file.script_class {
         out.push_str(&format!("script_class={} ", quoted(sc)));
@@ -281,10 +285,32 @@ pub(super) fn write(file: &ResourceFile) -> String {
             quoted(&r.class),
             id_text(&r.id)
         ));
-        write_properties(&mut out, r, dialect);
+        write_properties(&mut out, r, dialect, format_4);
         out.push('\n');
     }
     out.push_str("[resource]\n");
-    write_properties(&mut out, &file.main, dialect);
+    write_properties(&mut out, &file.main, dialect, format_4);
     out
+}
+
+/// Whether the engine would save `file` as format 4 (resource_format_text.cpp, 4.3+
+/// `_find_resources`: `use_compat` is dropped for a PackedByteArray over 64 bytes or any
+/// PackedVector4Array, anywhere in any resource's properties).
+fn needs_format_4(file: &ResourceFile) -> bool {
+    let mut stack: Vec<&Variant> = file
+        .sub_resources
+        .iter()
+        .chain(std::iter::once(&file.main))
+        .flat_map(|r| r.properties.iter().map(|(_, v)| v))
+        .collect();
+    while let Some(v) = stack.pop() {
+        match v {
+            Variant::PackedByteArray(b) if b.len() > 64 => return true,
+            Variant::PackedVector4Array(_) => return true,
+            Variant::Array(a) => stack.extend(a.iter()),
+            Variant::Dictionary(d) => stack.extend(d.iter().flat_map(|(k, v)| [k, v])),
+            _ => {}
+        }
+    }
+    false
 }

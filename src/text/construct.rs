@@ -35,6 +35,11 @@ impl Parser<'_> {
     /// floats count as numbers.
     fn numbers(&mut self) -> Result<Vec<Num>, TextError> {
         self.expect(Tok::LParen)?;
+        self.numbers_after_paren()
+    }
+
+    /// [`Self::numbers`] once the `(` is read.
+    fn numbers_after_paren(&mut self) -> Result<Vec<Num>, TextError> {
         let mut out = Vec::new();
         loop {
             // `nan` consumes its tokens itself, looking for `(` after it.
@@ -215,7 +220,23 @@ impl Parser<'_> {
                 })
             }
             "PackedByteArray" | "PoolByteArray" | "ByteArray" => {
-                let a = self.packed(id, 1)?;
+                self.expect(Tok::LParen)?;
+                // Godot 4.3+ resources of format 4: `PackedByteArray("AQID")`
+                // (variant_parser.cpp `_parse_byte_array`).
+                if let Tok::Str(text) = &self.tok {
+                    use base64::Engine as _;
+                    let bytes = base64::engine::general_purpose::STANDARD
+                        .decode(text.as_bytes())
+                        .map_err(|e| TextError {
+                            line,
+                            column,
+                            message: format!("`{id}` holds a string that is not base64: {e}"),
+                        })?;
+                    self.advance()?;
+                    self.expect(Tok::RParen)?;
+                    return Ok(Variant::PackedByteArray(bytes));
+                }
+                let a = self.numbers_after_paren()?;
                 let mut out = Vec::with_capacity(a.len());
                 for Num { value: f, int, .. } in a {
                     match int {

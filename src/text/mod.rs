@@ -107,6 +107,7 @@
 mod config_file;
 mod construct;
 mod float;
+mod grisu2;
 mod lex;
 mod order;
 mod parse;
@@ -154,6 +155,31 @@ pub struct TextError {
 /// ```
 pub fn to_text(value: &Variant, dialect: Dialect) -> String {
     write::write(value, dialect, write::Reals::Engine)
+}
+
+/// `var_to_str` as the engine of `version` writes it. [`to_text`] writes as Godot 3 and
+/// Godot 4.0 to 4.4 do; from 4.5 the engine prints reals with Grisu2's digits, which read
+/// back to the same float (as a 32-bit float's when the value survives narrowing to `f32`),
+/// where older engines print six significant digits.
+///
+/// ```
+/// use gdvariant::{text::to_text_version, to_text, Dialect, Variant, Version};
+///
+/// let v = Variant::Float(78.23043_f32 as f64);
+/// assert_eq!(to_text(&v, Dialect::Godot4), "78.2304");
+/// let v47: Version = "4.7".parse().unwrap();
+/// assert_eq!(to_text_version(&v, Dialect::Godot4, v47), "78.23043");
+/// let third = Variant::Float(1.0 / 3.0);
+/// assert_eq!(to_text_version(&third, Dialect::Godot4, v47), "0.3333333333333333");
+/// ```
+pub fn to_text_version(value: &Variant, dialect: Dialect, version: crate::Version) -> String {
+    write::write_with(
+        value,
+        dialect,
+        write::Reals::Engine,
+        false,
+        write::Style::of(dialect, version),
+    )
 }
 
 /// Like [`to_text`], but every real is printed with the shortest digits that read back to
@@ -360,7 +386,12 @@ pub(crate) fn parse_resource_value(
 }
 
 /// A resource file property's text: [`to_text`] with references printed as the file's
-/// `ExtResource(…)` / `SubResource(…)`.
-pub(crate) fn write_resource_value(value: &Variant, dialect: Dialect) -> String {
-    write::write_with(value, dialect, write::Reals::Engine, true)
+/// `ExtResource(…)` / `SubResource(…)`, in a file of format 4 (Godot 4.3+: base64
+/// PackedByteArray) when `format_4` is set.
+pub(crate) fn write_resource_value(value: &Variant, dialect: Dialect, format_4: bool) -> String {
+    let style = write::Style {
+        resource_format_4: format_4,
+        ..write::Style::default()
+    };
+    write::write_with(value, dialect, write::Reals::Engine, true, style)
 }

@@ -10,6 +10,7 @@
 //! exhaust the thread's stack.
 
 use super::float::{c_format_g, hex_f64, nan_text, shortest_f32, shortest_f64};
+use super::grisu2::{num_scientific_f32, num_scientific_f64};
 use super::order::{engine_sort, key_less};
 use crate::dialect::Dialect;
 use crate::generated::kinds::Kind;
@@ -39,17 +40,44 @@ enum Task<'a> {
     Owned(String),
 }
 
+/// What varies between engine versions and between `var_to_str` and a resource file.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Style {
+    /// Reals in Grisu2's digits (Godot 4.5+, `Feature::TextShortestReals`), not `%lg`.
+    pub shortest: bool,
+    /// The writer's `p_compat` off, as a text resource of format 4 writes (Godot 4.3+):
+    /// PackedByteArray in base64 and -inf as `-inf` (4.5+) rather than `inf_neg`.
+    pub resource_format_4: bool,
+}
+
+impl Style {
+    /// The style of `var_to_str` in `dialect` at `version`.
+    pub(crate) fn of(dialect: Dialect, version: crate::Version) -> Style {
+        Style {
+            shortest: dialect.has_feature(version, crate::Feature::TextShortestReals),
+            resource_format_4: false,
+        }
+    }
+}
+
 pub(crate) fn write(v: &Variant, dialect: Dialect, reals: Reals) -> String {
-    write_with(v, dialect, reals, false)
+    write_with(v, dialect, reals, false, Style::default())
 }
 
 /// [`write`], with resource references (`ExtResource("1")`) printed as a resource file's
-/// text does when `references` is set.
-pub(crate) fn write_with(v: &Variant, dialect: Dialect, reals: Reals, references: bool) -> String {
+/// text does when `references` is set, in `style`.
+pub(crate) fn write_with(
+    v: &Variant,
+    dialect: Dialect,
+    reals: Reals,
+    references: bool,
+    style: Style,
+) -> String {
     let w = Writer {
         dialect,
         reals,
         references,
+        style,
     };
     let mut out = String::new();
     let mut stack = vec![Task::Value(v, 0)];
@@ -67,6 +95,7 @@ struct Writer {
     dialect: Dialect,
     reals: Reals,
     references: bool,
+    style: Style,
 }
 
 impl Writer {
@@ -97,6 +126,19 @@ impl Writer {
             // All three writers: "avoid negative zero (-0) being written".
             return "0".into();
         }
+        if self.style.shortest && self.dialect == Dialect::Godot4 {
+            // 4.5+ `rtos_fix`: `inf_neg` only with `p_compat`; a value that survives f32 is
+            // printed as that f32 ("to avoid garbage digits when the underlying float is
+            // 32-bit"); NaN fails the comparison and prints `nan` either way.
+            if v == f64::NEG_INFINITY && !self.style.resource_format_4 {
+                return "inf_neg".into();
+            }
+            return if f64::from(v as f32) == v {
+                num_scientific_f32(v as f32)
+            } else {
+                num_scientific_f64(v)
+            };
+        }
         match self.dialect {
             // 4.3 and Pandemonium `rtos_fix`: NaN of either sign is `nan`, -inf is `inf_neg`.
             Dialect::Godot4 | Dialect::Pandemonium => {
@@ -125,7 +167,9 @@ impl Writer {
         // 4.3/Pandemonium skip `inf`, `inf_neg`, `nan`; 3.2.3 skips `inf` and `nan` but
         // prints `-inf.0` and `-nan.0` (observed). Exact text's `-nan` and `nan(0x…)` are
         // not numbers either.
+        // 4.5+ also skips `-inf`.
         let special = matches!(s.as_str(), "inf" | "nan" | "inf_neg")
+            || (s == "-inf" && self.style.shortest)
             || (self.reals == Reals::Exact && s.contains("nan"));
         if !special && !s.contains('.') && !s.contains('e') {
             format!("{s}.0")
@@ -221,6 +265,17 @@ impl Writer {
             Variant::Object(o) => self.object(o, depth, out, stack),
             Variant::Dictionary(d) => self.dictionary(d, depth, out, stack),
             Variant::Array(a) => self.array(a, depth, out, stack),
+            // Format 4 resources: `PackedByteArray("base64")`, nothing inside when empty.
+            Variant::PackedByteArray(b) if self.style.resource_format_4 => {
+                use base64::Engine as _;
+                let text = base64::engine::general_purpose::STANDARD.encode(b);
+                let quoted = if b.is_empty() {
+                    String::new()
+                } else {
+                    format!("\"{text}\"")
+                };
+                out.push_str(&self.kind_ctor(Kind::PackedByteArray, &[quoted]))
+            }
             Variant::PackedByteArray(b) => {
                 let a: Vec<String> = b.iter().map(u8::to_string).collect();
                 out.push_str(&self.kind_ctor(Kind::PackedByteArray, &a))
