@@ -5,29 +5,11 @@
 use gdvariant::container::{compressed, encrypted, ContainerError, EncryptedLayout, Key, Mode};
 use gdvariant::framing::{frames, Framing};
 use gdvariant::{Format, Variant};
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 
-/// Counts the bytes live at once, so that a bomb test can say how much memory it took.
-struct Peak;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Peak {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-        PEAK.fetch_max(now, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static ALLOC: Peak = Peak;
+mod peak;
+use peak::{LIVE, PEAK};
 
 const PASSWORD: &str = "correct horse";
 const MODES: [(Mode, &str); 4] = [

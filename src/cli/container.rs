@@ -214,3 +214,31 @@ pub(super) fn seal_file(path: &Path, to: Dialect) -> Result<(), Failure> {
     let sealed = seal(bytes, to)?;
     std::fs::write(path, sealed).map_err(|e| Failure::io(path, e))
 }
+
+/// A container's header fields as text (when the input is one), and the plain data or why
+/// it could not be opened.
+pub(super) type Explained = (Option<String>, Result<Vec<u8>, Failure>);
+
+/// For `explain`: the raw bytes of `path` read once; when they are a container, its header
+/// fields at their file offsets (`max_blocks` blocks listed), and the plain data inside (or
+/// why it cannot be opened); else the bytes themselves.
+pub(super) fn read_explained(path: &Path, max_blocks: usize) -> Result<Explained, Failure> {
+    let mut raw = Vec::new();
+    let mut input: Box<dyn Read> = if path == Path::new("-") {
+        Box::new(std::io::stdin())
+    } else {
+        Box::new(std::fs::File::open(path).map_err(|e| Failure::io(path, e))?)
+    };
+    input
+        .read_to_end(&mut raw)
+        .map_err(|e| Failure::io(path, e))?;
+    let header = gdvariant::explain::explain_container(&raw, settings().open.bound, max_blocks)
+        .map(|x| x.to_string());
+    let plain = see_through(path, Box::new(Cursor::new(raw))).and_then(|mut r| {
+        let mut plain = Vec::new();
+        r.read_to_end(&mut plain)
+            .map_err(|e| Failure::io(path, e))?;
+        Ok(plain)
+    });
+    Ok((header, plain))
+}

@@ -7,6 +7,7 @@
 
 mod batch;
 mod commands;
+mod config;
 mod container;
 mod debug;
 mod edit;

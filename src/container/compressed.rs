@@ -28,7 +28,8 @@ pub enum Mode {
     Zstd,
     /// 3, `COMPRESSION_GZIP` (gzip stream, level 6).
     Gzip,
-    /// 4, `COMPRESSION_BROTLI` (Godot 4 reads it, nothing writes it; not read here either).
+    /// 4, `COMPRESSION_BROTLI`: Godot 4 reads it (builds with Brotli, the default; 4.3 and
+    /// 4.4.1 checked) and nothing writes it: read here, not written.
     Brotli,
 }
 
@@ -102,23 +103,23 @@ fn u32_at(bytes: &[u8], offset: usize) -> Result<u32, ContainerError> {
     }
 }
 
-/// Reads the header and block table of a compressed file, checking that the table and every
-/// block it names lie inside `bytes` and that the plain length is within `bound`, before
-/// anything is allocated for the plain data.
-pub fn header(bytes: &[u8], bound: u64) -> Result<Header, ContainerError> {
-    super::expect_magic(bytes, COMPRESSED_MAGIC, "a compressed file (GCPF)")?;
-    let mode_id = u32_at(bytes, MODE_AT)?;
-    let mode = Mode::from_id(mode_id).ok_or(ContainerError::UnknownCompressionMode {
+/// The mode, block size and plain length fields, checked: a known mode, a block size over
+/// 0, a length within `bound`.
+pub(super) fn check_fields(
+    mode: u32,
+    block_size: u32,
+    plain_len: u32,
+    bound: u64,
+) -> Result<(Mode, u32, u32), ContainerError> {
+    let mode = Mode::from_id(mode).ok_or(ContainerError::UnknownCompressionMode {
         offset: MODE_AT as u64,
-        mode: mode_id,
+        mode,
     })?;
-    let block_size = u32_at(bytes, BLOCK_SIZE_AT)?;
     if block_size == 0 {
         return Err(ContainerError::ZeroBlockSize {
             offset: BLOCK_SIZE_AT as u64,
         });
     }
-    let plain_len = u32_at(bytes, LENGTH_AT)?;
     if u64::from(plain_len) > bound {
         return Err(ContainerError::OverBound {
             offset: LENGTH_AT as u64,
@@ -126,6 +127,20 @@ pub fn header(bytes: &[u8], bound: u64) -> Result<Header, ContainerError> {
             bound,
         });
     }
+    Ok((mode, block_size, plain_len))
+}
+
+/// Reads the header and block table of a compressed file, checking that the table and every
+/// block it names lie inside `bytes` and that the plain length is within `bound`, before
+/// anything is allocated for the plain data.
+pub fn header(bytes: &[u8], bound: u64) -> Result<Header, ContainerError> {
+    super::expect_magic(bytes, COMPRESSED_MAGIC, "a compressed file (GCPF)")?;
+    let (mode, block_size, plain_len) = check_fields(
+        u32_at(bytes, MODE_AT)?,
+        u32_at(bytes, BLOCK_SIZE_AT)?,
+        u32_at(bytes, LENGTH_AT)?,
+        bound,
+    )?;
     let count = (plain_len / block_size) as u64 + 1;
     let table_end = TABLE_AT as u64 + count * 4;
     // The table must be in the file before it is allocated: a 1 KiB file cannot claim a
@@ -173,34 +188,45 @@ pub fn read(bytes: &[u8], bound: u64) -> Result<Vec<u8>, ContainerError> {
     for (index, &size) in header.block_sizes.iter().enumerate() {
         let want = (total - plain.len()).min(block_size);
         let block = &bytes[at..at + size as usize];
-        let bad = |why: String| ContainerError::BadBlock {
-            offset: at as u64,
-            block: index as u32,
-            why,
-        };
-        decompress_block(header.mode, decoder.as_mut(), block, want, &mut plain).map_err(|e| {
-            match e {
-                BlockError::Bad(why) => bad(why),
-                BlockError::Unsupported(mode) => ContainerError::Unsupported {
-                    offset: MODE_AT as u64,
-                    mode,
-                    why: "Brotli is read only by engines built with it; convert the file there",
-                },
-            }
-        })?;
+        decompress_block_with(header.mode, decoder.as_mut(), block, want, &mut plain)
+            .map_err(|e| e.at(at as u64, index as u32))?;
         at += size as usize;
     }
     Ok(plain)
 }
 
-enum BlockError {
+pub(super) enum BlockError {
     Bad(String),
-    Unsupported(&'static str),
 }
 
-/// Appends `want` plain bytes from one block to `plain`, with the file's decoder (made once
-/// per file by [`codecs::Decoder::for_mode`]).
-fn decompress_block(
+impl BlockError {
+    /// The error of block `block` starting at `offset`.
+    pub(super) fn at(self, offset: u64, block: u32) -> ContainerError {
+        match self {
+            BlockError::Bad(why) => ContainerError::BadBlock { offset, block, why },
+        }
+    }
+}
+
+/// Appends `want` plain bytes from one block to `plain`.
+pub(super) fn decompress_block(
+    mode: Mode,
+    block: &[u8],
+    want: usize,
+    plain: &mut Vec<u8>,
+) -> Result<(), BlockError> {
+    decompress_block_with(
+        mode,
+        codecs::Decoder::for_mode(mode).as_mut(),
+        block,
+        want,
+        plain,
+    )
+}
+
+/// [`decompress_block`] with the file's decoder (made once per file by
+/// [`codecs::Decoder::for_mode`]: setting one up costs more than a 4 KiB block takes).
+pub(super) fn decompress_block_with(
     mode: Mode,
     decoder: Option<&mut codecs::Decoder>,
     block: &[u8],
@@ -208,9 +234,6 @@ fn decompress_block(
     plain: &mut Vec<u8>,
 ) -> Result<(), BlockError> {
     let start = plain.len();
-    if mode == Mode::Brotli {
-        return Err(BlockError::Unsupported("Brotli"));
-    }
     if mode == Mode::FastLz && want < 16 {
         // The engine decompresses a block shorter than 16 bytes into 16 and keeps the
         // front (Compression::decompress, MODE_FASTLZ), as it padded it when writing.
@@ -227,10 +250,13 @@ fn decompress_block(
     }
     plain.resize(start + want, 0);
     let out = &mut plain[start..];
-    let got = match decoder {
-        Some(decoder) => decoder.decompress(block, out).map_err(BlockError::Bad)?,
-        None => fastlz::decompress_into(block, out).map_err(|e| BlockError::Bad(e.into()))?,
-    };
+    let got = match (mode, decoder) {
+        (Mode::FastLz, _) => fastlz::decompress_into(block, out).map_err(|e| e.to_string()),
+        (Mode::Brotli, _) => super::brotli::decompress(block, out),
+        (_, Some(decoder)) => decoder.decompress(block, out),
+        (_, None) => unreachable!("Decoder::for_mode makes one for every other mode"),
+    }
+    .map_err(BlockError::Bad)?;
     if got != want {
         return Err(BlockError::Bad(format!(
             "{got} bytes where {want} were expected"
@@ -252,35 +278,57 @@ pub fn write_with_block_size(
     mode: Mode,
     block_size: u32,
 ) -> Result<Vec<u8>, ContainerError> {
-    let fail = |why: String| ContainerError::Write { why };
-    if block_size == 0 {
-        return Err(fail("block size 0".into()));
-    }
-    let total = u32::try_from(plain.len())
-        .map_err(|_| fail("the data is over 4 GiB, the length field's limit".into()))?;
-    if !mode.written_by_engines() {
-        return Err(fail(format!("the engines do not write {mode}")));
-    }
+    check_writable(mode, block_size)?;
+    let total = u32::try_from(plain.len()).map_err(|_| ContainerError::Write {
+        why: "the data is over 4 GiB, the length field's limit".into(),
+    })?;
     let count = (total / block_size) as usize + 1;
-    let mut out = Vec::with_capacity(plain.len() / 2 + 16 + count * 4 + 4);
-    out.extend_from_slice(COMPRESSED_MAGIC);
-    out.extend_from_slice(&mode.id().to_le_bytes());
-    out.extend_from_slice(&block_size.to_le_bytes());
-    out.extend_from_slice(&total.to_le_bytes());
-    debug_assert_eq!(out.len(), TABLE_AT);
-    out.resize(TABLE_AT + count * 4, 0);
+    let mut out = header_bytes(mode, block_size, total, &vec![0; count]);
+    out.reserve(plain.len() / 2 + 4);
     for i in 0..count {
         let from = (i * block_size as usize).min(plain.len());
         let to = (from + block_size as usize).min(plain.len());
-        let packed = match mode {
-            Mode::FastLz => fastlz::compress(&plain[from..to])
-                .ok_or_else(|| fail("FastLZ blocks are under 64 KiB".into()))?,
-            _ => codecs::compress(mode, &plain[from..to]).map_err(fail)?,
-        };
+        let packed = compress_block(mode, &plain[from..to])?;
         let size = packed.len() as u32;
         out[TABLE_AT + i * 4..TABLE_AT + 4 + i * 4].copy_from_slice(&size.to_le_bytes());
         out.extend_from_slice(&packed);
     }
     out.extend_from_slice(COMPRESSED_MAGIC);
     Ok(out)
+}
+
+/// Checks what [`write_with_block_size`] and the streaming writer refuse before any data.
+pub(super) fn check_writable(mode: Mode, block_size: u32) -> Result<(), ContainerError> {
+    let fail = |why: String| ContainerError::Write { why };
+    if block_size == 0 {
+        return Err(fail("block size 0".into()));
+    }
+    if !mode.written_by_engines() {
+        return Err(fail(format!("the engines do not write {mode}")));
+    }
+    Ok(())
+}
+
+/// One block compressed as the engine's `Compression::compress` does it.
+pub(super) fn compress_block(mode: Mode, plain: &[u8]) -> Result<Vec<u8>, ContainerError> {
+    let fail = |why: String| ContainerError::Write { why };
+    match mode {
+        Mode::FastLz => {
+            fastlz::compress(plain).ok_or_else(|| fail("FastLZ blocks are under 64 KiB".into()))
+        }
+        _ => codecs::compress(mode, plain).map_err(fail),
+    }
+}
+
+/// The header and block table of a compressed file of `total` plain bytes.
+pub(super) fn header_bytes(mode: Mode, block_size: u32, total: u32, sizes: &[u32]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(TABLE_AT + sizes.len() * 4);
+    out.extend_from_slice(COMPRESSED_MAGIC);
+    out.extend_from_slice(&mode.id().to_le_bytes());
+    out.extend_from_slice(&block_size.to_le_bytes());
+    out.extend_from_slice(&total.to_le_bytes());
+    for size in sizes {
+        out.extend_from_slice(&size.to_le_bytes());
+    }
+    out
 }

@@ -3,10 +3,14 @@
 //!
 //! They turn bytes into bytes and know nothing of values: read the plain data here, then the
 //! values in it with [`framing::frames`](crate::framing::frames) or [`from_slice`](crate::from_slice).
+//! As streams: [`Reader`] reads a file of any kind (plain, compressed or encrypted) as its
+//! plain data, and [`Writer`] seals what is written into a [`Container`], so that
+//! [`FrameReader`](crate::framing::FrameReader), [`from_reader`](crate::from_reader) and
+//! [`to_writer`](crate::to_writer) work on save files of every kind.
 //!
 //! ```
 //! use gdvariant::container::{compressed, encrypted, EncryptedLayout, Key, Mode};
-//! let plain = b"\x0c\x00\x00\x00\x02\x00\x00\x00\x2a\x00\x00\x00"; // store_var(42)
+//! let plain = b"\x08\x00\x00\x00\x02\x00\x00\x00\x2a\x00\x00\x00"; // store_var(42)
 //! let file = encrypted::write(plain, &Key::password("secret"), EncryptedLayout::Godot4, None)?;
 //! assert_eq!(encrypted::read(&file, &Key::password("secret"))?, plain);
 //! let file = compressed::write(plain, Mode::Zstd)?;
@@ -14,17 +18,22 @@
 //! # Ok::<(), gdvariant::ContainerError>(())
 //! ```
 
+mod brotli;
 mod codecs;
 pub mod compressed;
 pub mod encrypted;
 mod fastlz;
 mod layout;
+mod reader;
+mod writer;
 
 pub use crate::error::ContainerError;
 pub use compressed::Mode;
 pub use layout::EncryptedLayout;
 use layout::{COMPRESSED_MAGIC, ENCRYPTED_MAGIC};
 use md5::{Digest, Md5};
+pub use reader::{container_error, Reader};
+pub use writer::{Container, Writer};
 
 /// The key of an encrypted file.
 #[derive(Clone, PartialEq, Eq)]

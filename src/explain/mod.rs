@@ -10,10 +10,14 @@
 //! and descriptions come from the generated tables ([`Dialect::type_info`], by
 //! [`FieldName`](crate::FieldName)).
 
+#[cfg(feature = "containers")]
+mod container;
 mod format;
 mod observer;
 mod spans;
 
+#[cfg(feature = "containers")]
+pub use container::{explain_container, ContainerExplanation};
 pub use spans::{decode_with_spans, ValueSpan, ValueSpans};
 
 use crate::decode::{DecodeOptions, Decoder, Probe};
@@ -184,36 +188,41 @@ impl fmt::Display for Explanation {
     /// The dump: `offset  len  field  value  description`, one field a line, nested values
     /// indented two spaces a level, then the error (if any) at its offset.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let label = |l: &Line| format!("{}{}", "  ".repeat(l.depth), l.field);
-        let lw = self
-            .lines
-            .iter()
-            .map(|l| label(l).chars().count())
-            .max()
-            .unwrap_or(5)
-            .clamp(5, 36);
-        let vw = self
-            .lines
-            .iter()
-            .map(|l| l.value.chars().count())
-            .max()
-            .unwrap_or(5)
-            .clamp(5, 44);
-        writeln!(f, "{:<8} {:>5}  {:<lw$}  value", "offset", "len", "field")?;
-        for l in &self.lines {
-            let row = format!(
-                "{:08x} {:>5}  {:<lw$}  {:<vw$}  {}",
-                l.offset,
-                l.len,
-                label(l),
-                l.value,
-                l.description
-            );
-            writeln!(f, "{}", row.trim_end())?;
-        }
+        write_lines(f, &self.lines)?;
         match &self.error {
             None => writeln!(f, "{} value(s), every byte explained", self.values),
             Some(e) => writeln!(f, "{:08x} error: {e}", e.offset()),
         }
     }
+}
+
+/// The field lines: `offset  len  field  value  description`, nested ones indented two
+/// spaces a level.
+fn write_lines(f: &mut fmt::Formatter<'_>, lines: &[Line]) -> fmt::Result {
+    let label = |l: &Line| format!("{}{}", "  ".repeat(l.depth), l.field);
+    let lw = lines
+        .iter()
+        .map(|l| label(l).chars().count())
+        .max()
+        .unwrap_or(5)
+        .clamp(5, 36);
+    let vw = lines
+        .iter()
+        .map(|l| l.value.chars().count())
+        .max()
+        .unwrap_or(5)
+        .clamp(5, 44);
+    writeln!(f, "{:<8} {:>5}  {:<lw$}  value", "offset", "len", "field")?;
+    for l in lines {
+        let row = format!(
+            "{:08x} {:>5}  {:<lw$}  {:<vw$}  {}",
+            l.offset,
+            l.len,
+            label(l),
+            l.value,
+            l.description
+        );
+        writeln!(f, "{}", row.trim_end())?;
+    }
+    Ok(())
 }

@@ -214,6 +214,66 @@ impl ConfigFile {
         }
     }
 
+    /// The dialect whose text form the values are written in.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// The same file for `dialect`'s engine: comments, blank lines, sections and the order
+    /// of entries kept, each value passed through `f` (section, key, value) and written in
+    /// `dialect`'s text form, as that engine's `ConfigFile.save` writes it.
+    ///
+    /// ```
+    /// use gdvariant::text::ConfigFile;
+    /// use gdvariant::Dialect;
+    /// let g3 = ConfigFile::parse("; old\n[w]\n\nseen=PoolIntArray( 1, 2 )\n", Dialect::Godot3)?;
+    /// let g4 = g3.to_dialect(Dialect::Godot4, |_, _, _| {});
+    /// assert_eq!(g4.to_text(), "; old\n[w]\n\nseen=PackedInt32Array(1, 2)\n");
+    /// # Ok::<(), gdvariant::text::ConfigError>(())
+    /// ```
+    pub fn to_dialect(
+        &self,
+        dialect: Dialect,
+        mut f: impl FnMut(&str, &str, &mut Variant),
+    ) -> ConfigFile {
+        let lines = self
+            .lines
+            .iter()
+            .map(|l| match l {
+                Line::Entry {
+                    section,
+                    key,
+                    value,
+                    ..
+                } => {
+                    let mut value = value.clone();
+                    f(section, key, &mut value);
+                    Line::Entry {
+                        section: section.clone(),
+                        key: key.clone(),
+                        value,
+                        raw: None,
+                    }
+                }
+                other => other.clone(),
+            })
+            .collect();
+        ConfigFile { dialect, lines }
+    }
+
+    /// The entries in file order: (section, key, value); `""` for keys before any section.
+    pub fn all_entries(&self) -> impl Iterator<Item = (&str, &str, &Variant)> {
+        self.lines.iter().filter_map(|l| match l {
+            Line::Entry {
+                section,
+                key,
+                value,
+                ..
+            } => Some((section.as_str(), key.as_str(), value)),
+            _ => None,
+        })
+    }
+
     /// The text: untouched lines as read, set entries as the engine writes them.
     pub fn to_text(&self) -> String {
         let mut out = String::new();

@@ -135,7 +135,18 @@ pub(super) fn convert_file(
         decode: DecodeOptions::default(),
         encode: eopts,
     };
-    for frame in FrameReader::new(open(input)?, &in_format).with_offsets() {
+    let mut reader = open(input)?;
+    let head = std::io::BufRead::fill_buf(&mut reader).map_err(|e| Failure::io(input, e))?;
+    if crate::cli::config::looks_like(head) {
+        // ConfigFile text: rewritten whole, then no frames to read.
+        let (text, r, count) = crate::cli::config::convert(input, &mut reader, from, to)?;
+        (report, n, reader) = (r, count, Box::new(std::io::empty()));
+        match &mut file {
+            Some(w) => w.write_all(&text).map_err(|e| Failure::io(&partial, e))?,
+            None => mem = text,
+        }
+    }
+    for frame in FrameReader::new(reader, &in_format).with_offsets() {
         let mut frame = match frame {
             Ok(f) => f,
             Err(e) => {

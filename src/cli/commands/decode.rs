@@ -120,6 +120,12 @@ pub(super) fn decode_file(
     // Guessing reads the start of the input (guess::SAMPLE); decoding then streams from the
     // first byte again, the start chained before the rest.
     let mut input = open(file)?;
+    let head = std::io::BufRead::fill_buf(&mut input).map_err(|e| Failure::io(file, e))?;
+    if crate::cli::config::looks_like(head) {
+        let json = a.format == OutFormat::Json;
+        return crate::cli::config::decode(file, &mut input, a.dialect.fixed(), json, out)?
+            .map_err(DecodeStop::Output);
+    }
     let mut start = Vec::new();
     // The start also tells, when bare values fail, whether a length prefix was forgotten.
     std::io::Read::read_to_end(

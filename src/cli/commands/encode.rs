@@ -166,8 +166,12 @@ pub(super) fn encode_file(
         InFormat::Json => {
             // Each value is encoded (and freed) on the thread that read it; only the frames
             // of a megabyte of JSON come back here at a time, in order.
+            let mut input = open(file)?;
+            if let Some(text) = crate::cli::config::encode_json(file, &mut input, out_format)? {
+                return put(&text);
+            }
             let mut sink = Put { put, failed: None };
-            match json::encode_values_to(open(file)?, threads, out_format, &mut sink) {
+            match json::encode_values_to(input, threads, out_format, &mut sink) {
                 Ok(_) => {}
                 Err(json::EncodeToError::Json(e)) => {
                     return Err(Failure::data(format!("{}: {e}", shown(file))))

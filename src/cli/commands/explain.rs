@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::cli::batch::Notes;
-use crate::cli::{read_all, shown, DialectArg, Failure, FramingArgs, Out};
+use crate::cli::{shown, DialectArg, Failure, FramingArgs, Out};
 use clap::Args;
 use gdvariant::explain::ExplainOptions;
 use gdvariant::Version;
@@ -35,7 +35,18 @@ pub struct ExplainArgs {
 
 pub fn explain(a: ExplainArgs) -> Result<(), Failure> {
     let framing = a.framing.get()?;
-    let bytes = read_all(&a.file)?;
+    let max = if a.all { usize::MAX } else { 16 };
+    let (header, bytes) = crate::cli::container::read_explained(&a.file, max)?;
+    let mut out = Out::new();
+    if let Some(header) = &header {
+        out.line(&format!(
+            "{}: container header (offsets in the file)",
+            shown(&a.file)
+        ))?;
+        out.bytes(header.as_bytes())?;
+        out.flush()?;
+    }
+    let bytes = bytes?;
     let (d, v, f) = resolve(
         &a.file,
         a.dialect,
@@ -54,9 +65,13 @@ pub fn explain(a: ExplainArgs) -> Result<(), Failure> {
         opts.max_elements = usize::MAX;
     }
     let e = gdvariant::explain::explain(&bytes, &opts);
-    let mut out = Out::new();
+    let inside = if header.is_some() {
+        " of plain data inside (offsets in the plain data)"
+    } else {
+        ""
+    };
     out.line(&format!(
-        "{}: {} bytes, {} {}, {}",
+        "{}: {} bytes{inside}, {} {}, {}",
         shown(&a.file),
         bytes.len(),
         d,

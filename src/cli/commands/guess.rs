@@ -37,6 +37,9 @@ pub fn guess(a: GuessArgs) -> Result<(), Failure> {
     if let Some(what) = gdvariant::resource::ResourceFile::describe(&bytes) {
         return Out::new().line(&format!("{}: {what}", shown(&a.file)));
     }
+    if let Some(what) = crate::cli::config::describe(&bytes, rest > 0) {
+        return Out::new().line(&format!("{}: {what}", shown(&a.file)));
+    }
     let g = gdvariant::guess::guess_start(&bytes, bytes.len() + rest as usize, framing);
     let mut out = Out::new();
     out.line(&format!(
