@@ -78,6 +78,10 @@ pub fn outputs(root: &Path, scope: Scope) -> anyhow::Result<Vec<Output>> {
             &resource_binary,
             RUST_OUT,
         ))?);
+        out.push(render_rust(&crate::resource_binary::emit::emit_layout(
+            &resource_binary,
+            RUST_OUT,
+        ))?);
     }
     if scope != Scope::Rust {
         out.extend(

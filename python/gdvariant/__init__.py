@@ -3,8 +3,9 @@
 ``loads`` / ``dumps`` are ``bytes_to_var`` / ``var_to_bytes`` (Godot 3, Godot 4, Pandemonium);
 ``load`` / ``dump`` and ``Unpacker`` read and write files and streams (``store_var``);
 ``to_text`` / ``from_text`` are the engine's text form, ``to_json`` / ``from_json`` the lossless
-JSON form; ``explain``, ``guess`` and ``convert`` are the tools. Container and resource files
-(``project.binary``, ``.res``) will be added beside them.
+JSON form; ``explain``, ``guess`` and ``convert`` are the tools. ``read_resource`` /
+``write_resource`` read and write resource files (``.tres``, ``.res``), ``read_config`` /
+``write_config`` ConfigFile text.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import IO, Any, List, NamedTuple, Optional, Union
 
 from . import _math
 from ._errors import ConversionLost, DecodeError, EncodeError, ExtraData
+from ._files import ConfigFile, Resource, ResourceFile, read_config, read_resource, write_config, write_resource
 from ._math import *  # noqa: F401,F403  (Vector2, Transform3D, Color, Packed*Array, …)
 from . import _native
 from ._native import convert, dumps, from_json, from_text, guess, loads, to_json, to_text
@@ -101,6 +103,13 @@ __all__ = [
     "ExplainLine",
     "guess",
     "convert",
+    "read_resource",
+    "write_resource",
+    "Resource",
+    "ResourceFile",
+    "read_config",
+    "write_config",
+    "ConfigFile",
     "DecodeError",
     "ExtraData",
     "EncodeError",

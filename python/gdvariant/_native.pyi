@@ -13,8 +13,12 @@ __all__ = [
     "loads",
     "math_table",
     "next_value",
+    "read_config",
+    "read_resource",
     "to_json",
     "to_text",
+    "write_config",
+    "write_resource",
 ]
 
 _BytesLike = Union[bytes, bytearray, memoryview]
@@ -86,3 +90,7 @@ def json_of_bytes(
     allow_objects: bool = False,
     keep_leading_bom: bool = False,
 ) -> Optional[str]: ...
+def read_resource(data: _BytesLike) -> Dict[str, Any]: ...
+def write_resource(model: Dict[str, Any]) -> bytes: ...
+def read_config(text: str, *, dialect: str = "godot4") -> Dict[str, Dict[str, Any]]: ...
+def write_config(text: str, values: Dict[str, Dict[str, Any]], *, dialect: str = "godot4") -> str: ...

@@ -5,6 +5,7 @@ mod classes;
 mod errors;
 mod from_py;
 mod options;
+mod resource;
 mod stream;
 mod to_py;
 mod tools;
@@ -68,5 +69,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stream::next_value, m)?)?;
     m.add_function(wrap_pyfunction!(math_table, m)?)?;
     m.add_function(wrap_pyfunction!(api::json_of_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(resource::read_resource, m)?)?;
+    m.add_function(wrap_pyfunction!(resource::write_resource, m)?)?;
+    m.add_function(wrap_pyfunction!(resource::read_config, m)?)?;
+    m.add_function(wrap_pyfunction!(resource::write_config, m)?)?;
     Ok(())
 }

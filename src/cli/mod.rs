@@ -13,6 +13,7 @@ mod debug;
 mod edit;
 mod ordered;
 mod resource;
+mod resource_io;
 mod text;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};

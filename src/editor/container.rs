@@ -6,7 +6,8 @@
 //! recording (`gdvariant debug listen --record`) holds the game's side of a session: its
 //! packets are read as frames, in order, and cannot be written back. A format that needs a
 //! password reports [`EditorError::NeedsPassword`]; the page then asks for one and opens the
-//! file again with it (see docs/editor.md, "Containers").
+//! file again with it (see docs/editor.md, "Containers"). A resource file or ConfigFile is
+//! opened as its model and written back in its own format (`files.rs`).
 
 use super::EditorError;
 use crate::container::{compressed, encrypted, sniff, ContainerKind, EncryptedLayout, Key};
@@ -38,6 +39,9 @@ pub enum Container {
     /// A debugger recording: the values are the messages the game sent, each framed as the
     /// debugger protocol frames them (`PacketPeerStream`).
     DebuggerRecording,
+    /// A resource file or ConfigFile text, edited as one value, its model (`files.rs`), and
+    /// written back in its own format.
+    Model(super::files::FileModel),
 }
 
 impl Container {
@@ -52,6 +56,8 @@ impl Container {
             Container::Encrypted { .. } => "Godot 4 encrypted file",
             Container::Compressed { .. } => "compressed file",
             Container::DebuggerRecording => "debugger recording (read-only)",
+            Container::Model(super::files::FileModel::Resource) => "resource file (as its model)",
+            Container::Model(_) => "ConfigFile (as its model)",
         }
     }
 
@@ -60,6 +66,16 @@ impl Container {
         match self {
             Container::None | Container::Encrypted { .. } | Container::Compressed { .. } => None,
             Container::DebuggerRecording => Some(Framing::PacketStream),
+            Container::Model(_) => Some(Framing::Bare),
+        }
+    }
+
+    /// The dialect the container's values are in, when it decides it (a model's bytes are
+    /// Godot 4's).
+    pub fn dialect(&self) -> Option<crate::Dialect> {
+        match self {
+            Container::Model(_) => Some(super::files::MODEL_DIALECT),
+            _ => None,
         }
     }
 
@@ -95,6 +111,9 @@ pub fn unwrap(file: Vec<u8>, password: Option<&str>) -> Result<(Container, Vec<u
         }
         _ => {}
     }
+    if let Some((model, bytes)) = super::files::unwrap(&file)? {
+        return Ok((Container::Model(model), bytes));
+    }
     if file.starts_with(capture::MAGIC) {
         let records = capture::parse(&file).map_err(|e| EditorError::Refused(e.to_string()))?;
         let from_game = records
@@ -118,6 +137,7 @@ pub fn wrap(container: &Container, payload: &[u8]) -> Result<Vec<u8>, EditorErro
             compressed::write_with_block_size(payload, *mode, *block_size).map_err(refused)
         }
         Container::DebuggerRecording => Err(read_only()),
+        Container::Model(model) => super::files::wrap(model, payload),
     }
 }
 

@@ -137,6 +137,13 @@ impl Document {
             framing: g.best.framing,
         };
         self.confidence = g.confidence;
+        if let Some(dialect) = container.dialect() {
+            // A model's bytes: no guess needed.
+            self.reading.dialect = dialect;
+            self.reading.version = dialect.newest();
+            self.reading.framing = Framing::Bare;
+            self.confidence = Confidence::High;
+        }
         self.container = container;
         self.bytes = bytes;
         self.locked = false;

@@ -15,11 +15,13 @@ mod api;
 mod container;
 mod diff;
 mod document;
+mod files;
 mod search;
 mod tree;
 
 pub use container::Container;
 pub use document::{Document, Reading};
+pub use files::FileModel;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};

@@ -14,10 +14,12 @@
 mod container;
 mod format;
 mod observer;
+mod resource;
 mod spans;
 
 #[cfg(feature = "containers")]
 pub use container::{explain_container, ContainerExplanation};
+pub use resource::{explain_resource, explain_resource_text, ResourceExplanation};
 pub use spans::{decode_with_spans, ValueSpan, ValueSpans};
 
 use crate::decode::{DecodeOptions, Decoder, Probe};

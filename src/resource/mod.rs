@@ -21,6 +21,7 @@
 mod binary;
 mod binary_write;
 mod convert;
+mod model;
 mod tres;
 pub mod uid;
 
@@ -142,6 +143,46 @@ impl Resource {
     /// ```
     pub fn to_typed<T: crate::FromVariant>(&self) -> Result<T, crate::FromVariantError> {
         T::from_variant(&self.to_dictionary())
+    }
+
+    /// Sets the properties a `#[derive(GodotVariant)]` value holds (its fields by name, each
+    /// in place when stored, else appended); the properties it does not name are kept. A
+    /// String set where a StringName is stored stays a StringName.
+    /// `T` must convert to a Dictionary (a struct), else nothing is set and `false` returned.
+    ///
+    /// ```
+    /// use gdvariant::resource::Resource;
+    /// use gdvariant::{GodotVariant, Variant};
+    ///
+    /// #[derive(GodotVariant)]
+    /// struct Save { hp: i64 }
+    ///
+    /// let mut r = Resource::default();
+    /// r.set("name", "ann".into());
+    /// assert!(r.set_typed(&Save { hp: 90 }));
+    /// assert_eq!(r.get("hp"), Some(&Variant::Int(90)));
+    /// assert_eq!(r.get("name"), Some(&"ann".into()));
+    /// ```
+    pub fn set_typed<T: crate::ToVariant>(&mut self, value: &T) -> bool {
+        let Variant::Dictionary(d) = value.to_variant() else {
+            return false;
+        };
+        for (k, v) in d.into_entries() {
+            let name = match k {
+                Variant::String(s) => s.to_string(),
+                Variant::StringName(s) => s.0.to_string(),
+                other => crate::text::to_text(&other, crate::dialect::Dialect::Godot4),
+            };
+            // A Rust `String` field stands for a String or a StringName: the stored kind stays.
+            let v = match (self.get(&name), v) {
+                (Some(Variant::StringName(_)), Variant::String(s)) => {
+                    Variant::StringName(crate::variant::StringName(s))
+                }
+                (_, v) => v,
+            };
+            self.set(&name, v);
+        }
+        true
     }
 
     /// Sets property `name`, in place when stored, else appended (the engine writes a

@@ -15,6 +15,50 @@ pub const SPEC_FILE: &str = "spec/resource_binary.yaml";
 struct RawResourceBinary {
     formats: BTreeMap<u32, RawFormat>,
     types: BTreeMap<String, RawType>,
+    header: Vec<Field>,
+    external: Vec<Field>,
+    rules: BTreeMap<String, RawRule>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRule {
+    since: Option<u32>,
+    until: Option<u32>,
+    what: String,
+}
+
+/// One field of the header or of an external resource entry, as `explain` walks it.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Field {
+    /// What the field is called.
+    pub name: String,
+    /// How it is stored: `magic`, `u32`, `u64` or `string`.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// How many times it repeats (reserved words), 1 when absent.
+    pub count: Option<u32>,
+    /// The first format that has it.
+    pub since: Option<u32>,
+    /// The last format that has it.
+    pub until: Option<u32>,
+    /// The FORMAT_FLAG_* bit without which it is absent.
+    pub flag: Option<u32>,
+    /// What it holds.
+    pub what: String,
+}
+
+/// A rule of the property encoding that holds for a range of formats.
+pub struct Rule {
+    /// Its name (the generated constant is its upper-case form).
+    pub name: String,
+    /// The first format it holds in.
+    pub since: u32,
+    /// The last format it holds in.
+    pub until: u32,
+    /// What it says.
+    pub what: String,
 }
 
 #[derive(serde::Deserialize)]
@@ -60,6 +104,12 @@ pub struct ResourceBinary {
     pub formats: Vec<Format>,
     /// Kinds sorted by id.
     pub types: Vec<TypeRow>,
+    /// The header's fields, in file order.
+    pub header: Vec<Field>,
+    /// An external resource entry's fields, in file order.
+    pub external: Vec<Field>,
+    /// The format-dependent rules of the property encoding.
+    pub rules: Vec<Rule>,
 }
 
 /// Reads and checks the family; every error at once, with where.
@@ -92,6 +142,24 @@ pub fn load(root: &Path) -> anyhow::Result<ResourceBinary> {
             wide: t.wide,
         });
     }
+    for (section, fields) in [("header", &raw.header), ("external", &raw.external)] {
+        for f in fields {
+            if !["magic", "u32", "u64", "string"].contains(&f.ty.as_str()) {
+                errors.push(format!(
+                    "error: type `{}` is none of magic, u32, u64, string\n  --> {SPEC_FILE}: {section}.{}",
+                    f.ty, f.name
+                ));
+            }
+            for v in [f.since, f.until].into_iter().flatten() {
+                if !raw.formats.contains_key(&v) {
+                    errors.push(format!(
+                        "error: format {v} is no format of `formats`\n  --> {SPEC_FILE}: {section}.{}",
+                        f.name
+                    ));
+                }
+            }
+        }
+    }
     if !errors.is_empty() {
         anyhow::bail!("{}", errors.join("\n"));
     }
@@ -105,5 +173,21 @@ pub fn load(root: &Path) -> anyhow::Result<ResourceBinary> {
             change: f.change,
         })
         .collect();
-    Ok(ResourceBinary { formats, types })
+    let rules = raw
+        .rules
+        .into_iter()
+        .map(|(name, r)| Rule {
+            name,
+            since: r.since.unwrap_or(1),
+            until: r.until.unwrap_or(newest),
+            what: r.what,
+        })
+        .collect();
+    Ok(ResourceBinary {
+        formats,
+        types,
+        header: raw.header,
+        external: raw.external,
+        rules,
+    })
 }

@@ -82,6 +82,11 @@ pub(super) fn convert_file(
     output: &Path,
     notes: &mut Notes,
 ) -> Result<(), Failure> {
+    if let Some(done) =
+        crate::cli::resource_io::convert(input, output, a.from.into(), a.to.into(), a.lossy, notes)
+    {
+        return done;
+    }
     let from = Target::new(
         a.from.into(),
         Some(version_or_newest(a.from.into(), a.from_version)?),

@@ -133,6 +133,11 @@ pub(super) fn decode_file(
         &mut start,
     )
     .map_err(|e| Failure::io(file, e))?;
+    if crate::cli::resource_io::is_resource(&start) {
+        std::io::Read::read_to_end(&mut input, &mut start).map_err(|e| Failure::io(file, e))?;
+        let printed = crate::cli::resource_io::decode(file, &start, a.format == OutFormat::Json)?;
+        return out.write_all(&printed).map_err(DecodeStop::Output);
+    }
     let resolved = if a.dialect == DialectArg::Auto {
         if start.is_empty() {
             return Err(no_value(file).into());

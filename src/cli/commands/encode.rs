@@ -86,6 +86,10 @@ impl Sink {
 
 pub fn encode(a: EncodeArgs) -> Result<(), Failure> {
     let dialect: Dialect = a.dialect.into();
+    let json = a.from == InFormat::Json;
+    if let Some(done) = crate::cli::resource_io::encode(&a.files, a.output.as_deref(), json) {
+        return done;
+    }
     let framing = a.framing.get()?.unwrap_or_default();
     let eopts = EncodeOptions {
         version: Some(version_or_newest(dialect, a.engine_version)?),

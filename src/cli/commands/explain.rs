@@ -47,6 +47,9 @@ pub fn explain(a: ExplainArgs) -> Result<(), Failure> {
         out.flush()?;
     }
     let bytes = bytes?;
+    if let Some(done) = crate::cli::resource_io::explain(&a.file, &bytes, a.all) {
+        return done;
+    }
     let (d, v, f) = resolve(
         &a.file,
         a.dialect,
