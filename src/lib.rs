@@ -61,7 +61,7 @@
 //! | `json` | [`json`]: the lossless, type-tagged JSON form | serde, serde_json |
 //! | `codec` | [`codec`]: a `tokio-util` codec for game servers | tokio-util, bytes |
 //! | `debugger` | [`debugger`]: Godot's remote debugger protocol on tokio | tokio, `codec` |
-//! | `containers` | [`container`]: encrypted and compressed save files (`GDEC`, `GCPF`) | aes, cfb-mode, md-5, flate2 (zlib), zstd, getrandom |
+//! | `containers` | [`container`]: encrypted and compressed save files (`GDEC`, `GCPF`) | aes, cfb-mode, md-5, flate2 (zlib), zlib-rs (inflate), zstd, getrandom |
 //! | `cli` | the `gdvariant` command (`cargo install gdvariant --features cli`) | clap, `json`, `debugger` |
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -216,10 +216,11 @@ pub fn read_with_magic(
     let block_size = header.block_size as usize;
     let mut plain = Vec::with_capacity(total);
     let mut at = header.data_offset as usize;
+    let mut decoder = codecs::Decoder::for_mode(header.mode);
     for (index, &size) in header.block_sizes.iter().enumerate() {
         let want = (total - plain.len()).min(block_size);
         let block = &bytes[at..at + size as usize];
-        decompress_block(header.mode, block, want, &mut plain)
+        decompress_block_with(header.mode, decoder.as_mut(), block, want, &mut plain)
             .map_err(|e| e.at(at as u64, index as u32))?;
         at += size as usize;
     }
@@ -246,29 +247,46 @@ pub(super) fn decompress_block(
     want: usize,
     plain: &mut Vec<u8>,
 ) -> Result<(), BlockError> {
+    decompress_block_with(
+        mode,
+        codecs::Decoder::for_mode(mode).as_mut(),
+        block,
+        want,
+        plain,
+    )
+}
+
+/// [`decompress_block`] with the file's decoder (made once per file by
+/// [`codecs::Decoder::for_mode`]: setting one up costs more than a 4 KiB block takes).
+pub(super) fn decompress_block_with(
+    mode: Mode,
+    decoder: Option<&mut codecs::Decoder>,
+    block: &[u8],
+    want: usize,
+    plain: &mut Vec<u8>,
+) -> Result<(), BlockError> {
     let start = plain.len();
-    if mode == Mode::FastLz {
+    if mode == Mode::FastLz && want < 16 {
         // The engine decompresses a block shorter than 16 bytes into 16 and keeps the
         // front (Compression::decompress, MODE_FASTLZ), as it padded it when writing.
-        let out = fastlz::decompress(block, want.max(16)).map_err(|e| BlockError::Bad(e.into()))?;
-        let fits = if want < 16 {
-            out.len() >= want
-        } else {
-            out.len() == want
-        };
-        if !fits {
+        let mut out = [0u8; 16];
+        let got =
+            fastlz::decompress_into(block, &mut out).map_err(|e| BlockError::Bad(e.into()))?;
+        if got < want {
             return Err(BlockError::Bad(format!(
-                "{} bytes where {want} were expected",
-                out.len()
+                "{got} bytes where {want} were expected"
             )));
         }
         plain.extend_from_slice(&out[..want]);
         return Ok(());
     }
     plain.resize(start + want, 0);
-    let got = match mode {
-        Mode::Brotli => super::brotli::decompress(block, &mut plain[start..]),
-        _ => codecs::decompress(mode, block, &mut plain[start..]),
+    let out = &mut plain[start..];
+    let got = match (mode, decoder) {
+        (Mode::FastLz, _) => fastlz::decompress_into(block, out).map_err(|e| e.to_string()),
+        (Mode::Brotli, _) => super::brotli::decompress(block, out),
+        (_, Some(decoder)) => decoder.decompress(block, out),
+        (_, None) => unreachable!("Decoder::for_mode makes one for every other mode"),
     }
     .map_err(BlockError::Bad)?;
     if got != want {

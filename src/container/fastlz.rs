@@ -168,14 +168,25 @@ fn compress_level1(input: &[u8]) -> Vec<u8> {
 /// `fastlz_decompress` into at most `max_out` bytes: the level from the first byte's top
 /// bits, then that level's decoder. `Err` names what was out of bounds where the engine's
 /// safe decoder returns 0.
+#[cfg(test)]
 pub(crate) fn decompress(input: &[u8], max_out: usize) -> Result<Vec<u8>, &'static str> {
+    let mut out = vec![0; max_out];
+    let len = decompress_into(input, &mut out)?;
+    out.truncate(len);
+    Ok(out)
+}
+
+/// [`decompress`] into `out` (at most its length), returning how many bytes it made: the
+/// reader decodes each block straight into its place in the plain data.
+pub(crate) fn decompress_into(input: &[u8], out: &mut [u8]) -> Result<usize, &'static str> {
     let first = *input.first().ok_or("an empty block")?;
     let level = (first >> 5) + 1;
     if level > 2 {
         return Err("an unknown FastLZ level");
     }
     let long = level == 2;
-    let mut out: Vec<u8> = Vec::with_capacity(max_out);
+    let max_out = out.len();
+    let mut op = 0;
     let limit = input.len();
     let mut ip = 1;
     let mut ctrl = usize::from(first & 31);
@@ -211,27 +222,32 @@ pub(crate) fn decompress(input: &[u8], max_out: usize) -> Result<Vec<u8>, &'stat
                 ip += 2;
                 back = ofs + MAX_L2_DISTANCE + 1;
             }
-            if out.len() + len > max_out {
+            if op + len > max_out {
                 return Err("a match past the end of the output");
             }
-            if back > out.len() {
+            if back > op {
                 return Err("a match before the start of the output");
             }
-            let from = out.len() - back;
-            // Overlapping copies repeat the bytes just written (a run), byte by byte.
-            for k in 0..len {
-                let byte = out[from + k];
-                out.push(byte);
+            let from = op - back;
+            if back >= len {
+                out.copy_within(from..from + len, op);
+            } else {
+                // Overlapping copies repeat the bytes just written (a run), byte by byte.
+                for k in 0..len {
+                    out[op + k] = out[from + k];
+                }
             }
+            op += len;
         } else {
             let run = ctrl + 1;
-            if out.len() + run > max_out {
+            if op + run > max_out {
                 return Err("literals past the end of the output");
             }
             if ip + run > limit {
                 return Err("literals past the end of the block");
             }
-            out.extend_from_slice(&input[ip..ip + run]);
+            out[op..op + run].copy_from_slice(&input[ip..ip + run]);
+            op += run;
             ip += run;
         }
         // Level 1 stops once fewer than two bytes are left (`ip > ip_bound`), level 2 at the end.
@@ -242,7 +258,7 @@ pub(crate) fn decompress(input: &[u8], max_out: usize) -> Result<Vec<u8>, &'stat
         ctrl = usize::from(input[ip]);
         ip += 1;
     }
-    Ok(out)
+    Ok(op)
 }
 
 #[cfg(test)]
