@@ -170,3 +170,39 @@ fn the_text_form_reads_and_writes_what_a_4_7_2_scene_holds() {
     let radius = from_text("78.23043", Dialect::Godot4).unwrap();
     assert_eq!(to_text(&radius, Dialect::Godot4), "78.2304");
 }
+
+/// A resource holding property lines a 4.7.2 editor saved: it is read as Godot 4.5+'s
+/// writer (Grisu2 reals) and written back byte for byte; an edit is written as 4.5+ does.
+#[test]
+fn a_4_5_resource_is_written_back_with_its_reals() {
+    use gdvariant::resource::{Encoding, ResourceFile, TextWriter};
+    let text = "[gd_resource type=\"Resource\" format=3]\n\n[resource]\nradius = 78.23043\n\
+                tint = Color(0.17752063, 1, 0.15802121, 1)\nscale = Vector2(0.75, 0.75)\n";
+    let mut file = ResourceFile::read(text.as_bytes()).unwrap();
+    assert!(matches!(
+        file.encoding,
+        Encoding::Text {
+            writer: TextWriter::Godot45,
+            ..
+        }
+    ));
+    assert_eq!(file.write().unwrap(), text.as_bytes());
+    file.main
+        .set("radius", gdvariant::Variant::Float(1.0 / 3.0));
+    let out = String::from_utf8(file.write().unwrap()).unwrap();
+    assert!(out.contains("radius = 0.3333333333333333\n"), "{out}");
+    // The same lines in %lg's digits are an older engine's file, and stay so.
+    let old = text
+        .replace("78.23043", "78.2304")
+        .replace("0.17752063", "0.177521")
+        .replace("0.15802121", "0.158021");
+    let file = ResourceFile::read(old.as_bytes()).unwrap();
+    assert!(matches!(
+        file.encoding,
+        Encoding::Text {
+            writer: TextWriter::Godot43,
+            ..
+        }
+    ));
+    assert_eq!(file.write().unwrap(), old.as_bytes());
+}

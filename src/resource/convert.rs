@@ -2,7 +2,7 @@
 //! does with either extension) and Godot 3 → Godot 4 saves, with a report of what changed
 //! and what the target cannot hold.
 
-use super::{uid, BinaryHeader, Encoding, Resource, ResourceFile};
+use super::{uid, BinaryHeader, Encoding, Resource, ResourceFile, TextWriter};
 use crate::dialect::Dialect;
 use crate::migrate::{migrate_in_place, Report, Target};
 use crate::text::{reference_of, resource_reference};
@@ -137,6 +137,7 @@ impl ResourceFile {
             format: if h.major < 4 { 2 } else { 3 },
             uid: ((h.uid as i64) >= 0 && h.format >= 4).then(|| uid::id_to_text(h.uid)),
             load_steps: true,
+            writer: TextWriter::of_engine(h.major, h.minor),
         };
         out.main.id = Variant::Nil;
         out
@@ -198,6 +199,7 @@ impl ResourceFile {
                 format: 3,
                 uid: uid.clone(),
                 load_steps: true,
+                writer: TextWriter::default(),
             },
             Encoding::Binary(h) => Encoding::Binary(BinaryHeader {
                 major: 4,

@@ -56,9 +56,62 @@ pub enum Encoding {
         /// Whether the header carries `load_steps=` (the engine writes it when more than
         /// one resource is saved); its value is recomputed on writing.
         load_steps: bool,
+        /// Which engines' text writer wrote the file, so that it is written back as they do.
+        writer: TextWriter,
     },
     /// `.res` (`RSRC`).
     Binary(BinaryHeader),
+}
+
+/// The engines' `.tres` writers, as far as the text they write differs (the file does not
+/// say which engine saved it; [`ResourceFile::read`] tells them apart by what they wrote).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum TextWriter {
+    /// Godot 3 (`format=2`).
+    Godot3,
+    /// Godot 4.0 to 4.2: always `format=3`, reals in six significant digits (`%lg`).
+    Godot40,
+    /// Godot 4.3 and 4.4: `format=4` with base64 byte arrays when a PackedByteArray is
+    /// over 64 bytes or a PackedVector4Array is saved, else `format=3`; six digits.
+    #[default]
+    Godot43,
+    /// Godot 4.5 and later: the format as 4.3 picks it, reals in Grisu2's shortest digits.
+    Godot45,
+}
+
+impl TextWriter {
+    /// The writer of Godot `major.minor`.
+    pub fn of_engine(major: u32, minor: u32) -> TextWriter {
+        match (major, minor) {
+            (..=3, _) => TextWriter::Godot3,
+            (4, ..=2) => TextWriter::Godot40,
+            (4, 3..=4) => TextWriter::Godot43,
+            _ => TextWriter::Godot45,
+        }
+    }
+
+    /// Its name in the model of [`ResourceFile::to_variant`] (`godot4.5`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            TextWriter::Godot3 => "godot3",
+            TextWriter::Godot40 => "godot4.0",
+            TextWriter::Godot43 => "godot4.3",
+            TextWriter::Godot45 => "godot4.5",
+        }
+    }
+
+    /// The writer named `name` ([`TextWriter::name`]).
+    pub fn from_name(name: &str) -> Option<TextWriter> {
+        [
+            TextWriter::Godot3,
+            TextWriter::Godot40,
+            TextWriter::Godot43,
+            TextWriter::Godot45,
+        ]
+        .into_iter()
+        .find(|w| w.name() == name)
+    }
 }
 
 /// The fields of a `.res` header (core/io/resource_format_binary.cpp, `open` and `save`).

@@ -4,7 +4,7 @@
 
 use super::{
     BinaryHeader, Compressed, Encoding, ExtResource, Resource, ResourceError, ResourceFile,
-    SceneSection,
+    SceneSection, TextWriter,
 };
 use crate::variant::{Array, Dictionary, Variant};
 
@@ -60,11 +60,13 @@ impl ResourceFile {
                 format,
                 uid,
                 load_steps,
+                writer,
             } => dict(vec![
                 ("kind", "text".into()),
                 ("format", (*format).into()),
                 ("uid", opt(uid)),
                 ("load_steps", (*load_steps).into()),
+                ("writer", writer.name().into()),
             ]),
             Encoding::Binary(h) => dict(vec![
                 ("kind", "binary".into()),
@@ -149,6 +151,13 @@ impl ResourceFile {
                 format: e.u32("format")?,
                 uid: e.opt_string("uid")?,
                 load_steps: e.bool("load_steps")?,
+                // Absent in models made before the field: the format's usual writer.
+                writer: match e.get("writer") {
+                    Err(_) => TextWriter::default(),
+                    Ok(_) => TextWriter::from_name(&e.string("writer")?).ok_or_else(|| {
+                        bad("encoding.writer", "godot3, godot4.0, godot4.3 or godot4.5")
+                    })?,
+                },
             },
             "binary" => Encoding::Binary(BinaryHeader {
                 major: e.u32("major")?,

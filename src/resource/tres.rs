@@ -3,7 +3,9 @@
 //! sections, property values in the text form (scene/resources/resource_format_text.cpp,
 //! `ResourceFormatSaverTextInstance::save`).
 
-use super::{Encoding, ExtResource, Resource, ResourceError, ResourceFile, SceneSection};
+use super::{
+    Encoding, ExtResource, Resource, ResourceError, ResourceFile, SceneSection, TextWriter,
+};
 use crate::dialect::Dialect;
 use crate::text::{parse_resource_value, write_resource_value};
 use crate::variant::Variant;
@@ -132,6 +134,12 @@ pub(super) fn read(text: &str) -> Result<ResourceFile, ResourceError> {
             format,
             uid: header.string("uid"),
             load_steps: header.get("load_steps").is_some(),
+            // Settled below, from the text the writer left.
+            writer: if format < 3 {
+                TextWriter::Godot3
+            } else {
+                TextWriter::Godot43
+            },
         },
         ext_resources: Vec::new(),
         sub_resources: Vec::new(),
@@ -142,6 +150,8 @@ pub(super) fn read(text: &str) -> Result<ResourceFile, ResourceError> {
         file.main.class = SCENE_CLASS.into();
     }
     let mut current: Option<Resource> = None;
+    // Whether the reals are Grisu2's (4.5+): `None` until a property's text tells.
+    let mut reals: Option<bool> = None;
     let mut seen_main = false;
     loop {
         let rest = &text[pos..];
@@ -219,6 +229,9 @@ pub(super) fn read(text: &str) -> Result<ResourceFile, ResourceError> {
             }
         })?;
         pos = at + used;
+        if dialect == Dialect::Godot4 && reals.is_none() {
+            reals = reals_of(&value, text[at..pos].trim_end(), format >= 4);
+        }
         match current.as_mut() {
             Some(r) => set_property(&mut r.properties, name, value),
             None if !file.scene.is_empty() => {
@@ -240,6 +253,15 @@ pub(super) fn read(text: &str) -> Result<ResourceFile, ResourceError> {
     }
     if !seen_main && !is_scene {
         return Err(error_at(text, text.len(), "no `[resource]` section"));
+    }
+    let older = format == 3 && needs_format_4(&file);
+    if let Encoding::Text { writer, .. } = &mut file.encoding {
+        if older {
+            // Godot 4.3+ would have saved these contents as format 4.
+            *writer = TextWriter::Godot40;
+        } else if reals == Some(true) {
+            *writer = TextWriter::Godot45;
+        }
     }
     Ok(file)
 }
@@ -270,29 +292,43 @@ fn id_text(id: &Variant) -> String {
 /// The class of a scene, whose text file is titled `[gd_scene]`.
 const SCENE_CLASS: &str = "PackedScene";
 
+/// What one property's text says of its writer's reals: `Some(true)` when it is Godot
+/// 4.5's Grisu2 form and not `%lg`'s, `Some(false)` the reverse, `None` when both print it
+/// alike (or neither, for text no writer of ours gives).
+fn reals_of(value: &Variant, source: &str, format_4: bool) -> Option<bool> {
+    let old = write_resource_value(value, Dialect::Godot4, format_4, false);
+    let new = write_resource_value(value, Dialect::Godot4, format_4, true);
+    match (old == source, new == source) {
+        (false, true) => Some(true),
+        (true, false) => Some(false),
+        _ => None,
+    }
+}
+
 fn write_properties(
     out: &mut String,
     properties: &[(String, Variant)],
     dialect: Dialect,
-    format_4: bool,
+    (format_4, shortest): (bool, bool),
 ) {
     for (name, value) in properties {
         out.push_str(name);
         out.push_str(" = ");
-        out.push_str(&write_resource_value(value, dialect, format_4));
+        out.push_str(&write_resource_value(value, dialect, format_4, shortest));
         out.push('\n');
     }
 }
 
 /// Writes a `.tres` file as `ResourceFormatSaverTextInstance::save` does.
 pub(super) fn write(file: &ResourceFile) -> String {
-    let (format, uid, load_steps) = match &file.encoding {
+    let (format, uid, load_steps, writer) = match &file.encoding {
         Encoding::Text {
             format,
             uid,
             load_steps,
-        } => (*format, uid.clone(), *load_steps),
-        Encoding::Binary(_) => (3, None, true),
+            writer,
+        } => (*format, uid.clone(), *load_steps, *writer),
+        Encoding::Binary(h) => (3, None, true, TextWriter::of_engine(h.major, h.minor)),
     };
     let dialect = if format >= 3 {
         Dialect::Godot4
@@ -301,8 +337,10 @@ pub(super) fn write(file: &ResourceFile) -> String {
     };
     // Godot 4.3+ picks the format from the content (`_find_resources`): format 4, with
     // PackedByteArray in base64, only when a file needs it; 4.0-4.2 have only format 3.
-    let format_4 = format >= 4 || (format == 3 && needs_format_4(file));
+    let by_content = matches!(writer, TextWriter::Godot43 | TextWriter::Godot45);
+    let format_4 = format >= 4 || (format == 3 && by_content && needs_format_4(file));
     let format = if format_4 { 4 } else { format };
+    let style = (format_4, writer == TextWriter::Godot45);
     // A `.scn` read in holds its nodes in `_bundled`: as text it stays a resource.
     let scene = file.class == SCENE_CLASS && file.main.properties.is_empty();
     let mut out = if scene {
@@ -352,12 +390,12 @@ pub(super) fn write(file: &ResourceFile) -> String {
             quoted(&r.class),
             id_text(&r.id)
         ));
-        write_properties(&mut out, &r.properties, dialect, format_4);
+        write_properties(&mut out, &r.properties, dialect, style);
         out.push('\n');
     }
     if !scene {
         out.push_str("[resource]\n");
-        write_properties(&mut out, &file.main.properties, dialect, format_4);
+        write_properties(&mut out, &file.main.properties, dialect, style);
     }
     for (i, section) in file.scene.iter().enumerate() {
         if i > 0 && section.blank_before {
@@ -366,7 +404,7 @@ pub(super) fn write(file: &ResourceFile) -> String {
         out.push('[');
         out.push_str(&section.tag);
         out.push_str("]\n");
-        write_properties(&mut out, &section.properties, dialect, format_4);
+        write_properties(&mut out, &section.properties, dialect, style);
     }
     out
 }

@@ -387,11 +387,16 @@ pub(crate) fn parse_resource_value(
 
 /// A resource file property's text: [`to_text`] with references printed as the file's
 /// `ExtResource(…)` / `SubResource(…)`, in a file of format 4 (Godot 4.3+: base64
-/// PackedByteArray) when `format_4` is set.
-pub(crate) fn write_resource_value(value: &Variant, dialect: Dialect, format_4: bool) -> String {
+/// PackedByteArray) when `format_4` is set, with Godot 4.5's reals when `shortest` is.
+pub(crate) fn write_resource_value(
+    value: &Variant,
+    dialect: Dialect,
+    format_4: bool,
+    shortest: bool,
+) -> String {
     let style = write::Style {
         resource_format_4: format_4,
-        ..write::Style::default()
+        shortest,
     };
     write::write_with(value, dialect, write::Reals::Engine, true, style)
 }
