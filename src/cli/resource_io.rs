@@ -27,6 +27,9 @@ pub fn explain(path: &Path, bytes: &[u8], all: bool) -> Option<Result<(), Failur
         let mut out = Out::new();
         let kind = ResourceFile::describe(bytes).unwrap_or_default();
         out.line(&format!("{}: {} bytes, {kind}", shown(path), bytes.len()))?;
+        if bytes.starts_with(b"RSCC") {
+            return explain_compressed(path, bytes, all, &mut out);
+        }
         if !bytes.starts_with(b"RSRC") {
             let text = std::str::from_utf8(bytes).map_err(|e| {
                 Failure::data(format!(
@@ -35,12 +38,6 @@ pub fn explain(path: &Path, bytes: &[u8], all: bool) -> Option<Result<(), Failur
                     e.valid_up_to()
                 ))
             })?;
-            if bytes.starts_with(b"RSCC") {
-                return Err(Failure::data(format!(
-                    "{}: a compressed resource (RSCC); explain its decompressed form",
-                    shown(path)
-                )));
-            }
             out.bytes(gdvariant::explain::explain_resource_text(text).as_bytes())?;
             return out.flush();
         }
@@ -53,6 +50,46 @@ pub fn explain(path: &Path, bytes: &[u8], all: bool) -> Option<Result<(), Failur
             Some(err) => Err(Failure::data(format!("{}: {err}", shown(path)))),
         }
     })())
+}
+
+/// A compressed `.res` (`RSCC`): the `FileAccessCompressed` stream's header and blocks, then
+/// the resource inside, explained as a `.res` with its `RSRC` magic put back (the engine
+/// compresses what follows the magic, resource_format_binary.cpp `save`).
+fn explain_compressed(path: &Path, bytes: &[u8], all: bool, out: &mut Out) -> Result<(), Failure> {
+    use gdvariant::container::compressed;
+    let failed = |e: &dyn std::fmt::Display| Failure::data(format!("{}: {e}", shown(path)));
+    let bound = compressed::DEFAULT_BOUND;
+    let h = compressed::header_with_magic(bytes, b"RSCC", bound).map_err(|e| failed(&e))?;
+    out.line("offset     len  field       value")?;
+    out.line(&format!(
+        "{:08x}     4  magic       RSCC   a compressed resource",
+        0
+    ))?;
+    out.line(&format!("{:08x}     4  mode        {}", 4, h.mode))?;
+    out.line(&format!("{:08x}     4  block size  {}", 8, h.block_size))?;
+    out.line(&format!("{:08x}     4  plain size  {}", 12, h.plain_len))?;
+    let mut at = h.data_offset;
+    for (i, size) in h.block_sizes.iter().enumerate() {
+        out.line(&format!(
+            "{:08x} {size:>5}  block {i}     compressed; its size is at {:08x}",
+            at,
+            16 + 4 * i
+        ))?;
+        at += u64::from(*size);
+    }
+    let plain = compressed::read_with_magic(bytes, b"RSCC", bound).map_err(|e| failed(&e))?;
+    out.line(&format!(
+        "the resource inside ({} bytes; offsets below count from its RSRC magic, put back):",
+        plain.len() + 4
+    ))?;
+    let max = if all { usize::MAX } else { 16 };
+    let e = gdvariant::explain::explain_compressed_resource(&plain, max);
+    out.bytes(e.to_string().as_bytes())?;
+    out.flush()?;
+    match &e.error {
+        None => Ok(()),
+        Some(err) => Err(failed(err)),
+    }
 }
 
 fn read_resource(path: &Path, bytes: &[u8]) -> Result<ResourceFile, Failure> {

@@ -19,7 +19,9 @@ mod spans;
 
 #[cfg(feature = "containers")]
 pub use container::{explain_container, ContainerExplanation};
-pub use resource::{explain_resource, explain_resource_text, ResourceExplanation};
+pub use resource::{
+    explain_compressed_resource, explain_resource, explain_resource_text, ResourceExplanation,
+};
 pub use spans::{decode_with_spans, ValueSpan, ValueSpans};
 
 use crate::decode::{DecodeOptions, Decoder, Probe};

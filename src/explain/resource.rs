@@ -57,6 +57,20 @@ impl fmt::Display for ResourceExplanation {
 /// Explains a `.res` file (`RSRC`), every field at its absolute offset; at most
 /// `max_elements` elements of one array are listed one by one.
 pub fn explain_resource(bytes: &[u8], max_elements: usize) -> ResourceExplanation {
+    walk(bytes, max_elements, 0)
+}
+
+/// Explains the resource inside a compressed `.res` (`RSCC`): `plain` is its decompressed
+/// stream, which starts after the `RSRC` magic; the lines count offsets from that magic put
+/// back in front (so the stored resource offsets, which count in the stream, point 4 bytes
+/// further on).
+pub fn explain_compressed_resource(plain: &[u8], max_elements: usize) -> ResourceExplanation {
+    let mut whole = b"RSRC".to_vec();
+    whole.extend_from_slice(plain);
+    walk(&whole, max_elements, 4)
+}
+
+fn walk(bytes: &[u8], max_elements: usize, shift: usize) -> ResourceExplanation {
     let mut w = Walk {
         b: bytes,
         at: 0,
@@ -68,6 +82,7 @@ pub fn explain_resource(bytes: &[u8], max_elements: usize) -> ResourceExplanatio
         strings: Vec::new(),
         max_elements,
         hidden: 0,
+        shift,
     };
     let error = w.file().err();
     ResourceExplanation {
@@ -116,6 +131,9 @@ struct Walk<'a> {
     max_elements: usize,
     /// Above 0 while walking array elements past `max_elements` (read, not listed).
     hidden: usize,
+    /// What the stored resource offsets lack: 4 inside a compressed file, whose stream (and
+    /// its positions) starts after the magic.
+    shift: usize,
 }
 
 fn err(offset: usize, message: impl Into<String>) -> ResourceError {
@@ -246,6 +264,7 @@ impl<'a> Walk<'a> {
         }
         let mut end = self.at;
         for (i, (path, offset, at)) in table.into_iter().enumerate() {
+            let offset = offset.saturating_add(self.shift as u64);
             if offset as usize >= self.b.len() {
                 return Err(err(
                     at,
