@@ -41,6 +41,19 @@ pub fn check_resource(_setup: &Setup, payload: &[u8]) {
     {
         panic!("resource: the reader reads a .res that explain refuses: {e}");
     }
+    // A compressed file the reader reads: explain walks the resource inside it too.
+    if payload.starts_with(b"RSCC") {
+        let bound = crate::containers::FUZZ_BOUND;
+        if let Ok(plain) =
+            gdvariant::container::compressed::read_with_magic(payload, b"RSCC", bound)
+        {
+            let inner = gdvariant::explain::explain_compressed_resource(&plain, 16);
+            let little_endian = plain.get(..4) == Some(&[0, 0, 0, 0][..]);
+            if let Some(e) = inner.error.filter(|_| little_endian) {
+                panic!("resource: the reader reads an RSCC file whose inside explain refuses: {e}");
+            }
+        }
+    }
     // A file can be read whose references point nowhere; writing refuses those.
     let Ok(bytes) = file.write() else {
         return;
