@@ -7,6 +7,7 @@
 use gdvariant::resource::ResourceFile;
 use gdvariant::text::ConfigFile;
 use gdvariant::Dialect;
+use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
 /// Files known to come back different, with why.
@@ -43,6 +44,17 @@ fn demo_projects_round_trip() {
         println!("notice: no resource corpus (GDVARIANT_RESOURCE_CORPUS); skipping");
         return;
     };
+    // The files are the ones the manifest names, unchanged.
+    let manifest = include_str!("fixtures/corpus/godot-demo-projects.sha256");
+    for line in manifest.lines() {
+        let (sum, rel) = line.split_once("  ").expect("`sha256  path`");
+        let bytes = std::fs::read(root.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        let got: String = Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(got, sum, "{rel}: not the manifest's file");
+    }
     let mut files = Vec::new();
     walk(&root, &mut files);
     files.sort();
