@@ -98,10 +98,22 @@ def edit_music(page, screenshot=None):
     page.wait_for_function(f"() => gdv.state.sel.path.join(',') === '{audio}'")
     music.click()
     page.wait_for_function("() => gdv.state.sel.info.label === '\"music\"'")
-    box = page.locator("#editor input.num").first
-    box.fill("0.25")
-    page.locator("#editor button", has_text="apply").click()
-    page.wait_for_function("() => document.querySelector('#message').textContent === 'edited'")
+    # The editor panel is drawn again when the selection's details arrive; on a loaded machine
+    # that can come after the first fill and wipe it, so the edit is tried again (at most
+    # three times, each attempt's message printed) before the test gives up.
+    for attempt in range(3):
+        page.wait_for_selector("#editor input.num", timeout=10000)
+        box = page.locator("#editor input.num").first
+        box.fill("0.25")
+        page.locator("#editor button", has_text="apply").click()
+        try:
+            page.wait_for_function("() => document.querySelector('#message').textContent === 'edited'", timeout=10000)
+            break
+        except Exception:
+            seen = page.evaluate("() => document.querySelector('#message').textContent")
+            print(f"edit attempt {attempt + 1}: message {seen!r}", file=sys.stderr)
+            if attempt == 2:
+                raise
     page.wait_for_function("() => gdv.state.sel.info.summary === '0.25'")
     # Undo and redo, from the buttons.
     page.locator("#undo").click()
