@@ -15,13 +15,8 @@ use crate::variant::value::with_fixed;
 use crate::variant::Variant;
 use std::fmt;
 
-/// Type ids per format (spec/resource_binary.yaml). The `.res` reader includes the same
-/// generated file privately (src/resource/binary.rs); both read the one table.
-#[allow(dead_code)] // the format list is the reader's
-#[allow(clippy::duplicate_mod)]
-#[rustfmt::skip]
-#[path = "../generated/resource_binary.rs"]
-mod tables;
+/// Type ids per format (spec/resource_binary.yaml), the `.res` reader's own table.
+use crate::resource::type_tables as tables;
 /// The header and external entry fields per format, and the rules (spec/resource_binary.yaml).
 #[rustfmt::skip]
 #[path = "../generated/resource_layout.rs"]

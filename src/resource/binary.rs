@@ -21,7 +21,7 @@ const MAX_DEPTH: usize = 1024;
 /// The binary resource encoding's type ids, generated from spec/resource_binary.yaml.
 #[rustfmt::skip]
 #[path = "../generated/resource_binary.rs"]
-mod tables;
+pub(crate) mod tables;
 
 /// The kind of type id `id` in format `format`, and whether the id is its 64-bit form.
 fn kind_of(id: u32, format: u32) -> Option<(Kind, bool)> {

@@ -21,6 +21,8 @@
 //! ```
 
 mod binary;
+/// The type id tables, shared with `explain`'s walk of a `.res`.
+pub(crate) use binary::tables as type_tables;
 mod binary_write;
 mod convert;
 mod model;
