@@ -15,12 +15,10 @@ use crate::variant::value::with_fixed;
 use crate::variant::Variant;
 use std::fmt;
 
+/// The header and external entry fields per format, and the rules (spec/resource_binary.yaml).
+use crate::resource::layout;
 /// Type ids per format (spec/resource_binary.yaml), the `.res` reader's own table.
 use crate::resource::type_tables as tables;
-/// The header and external entry fields per format, and the rules (spec/resource_binary.yaml).
-#[rustfmt::skip]
-#[path = "../generated/resource_layout.rs"]
-mod layout;
 
 /// The deepest nesting walked (the engines' `MAX_RECURSION_DEPTH`).
 const MAX_DEPTH: usize = 1024;
@@ -404,17 +402,7 @@ impl<'a> Walk<'a> {
 
     /// The kind of type id `id` in this file's format, and whether it is the 64-bit form.
     fn kind_of(&self, id: u32) -> Option<(Kind, bool)> {
-        tables::TYPES.iter().find_map(|&(kind, i, since, wide)| {
-            if self.format < since {
-                None
-            } else if i == id {
-                Some((kind, false))
-            } else if wide == Some(id) && layout::WIDE_NUMBERS.holds(self.format) {
-                Some((kind, true))
-            } else {
-                None
-            }
-        })
+        crate::resource::kind_of(id, self.format)
     }
 
     /// One value: its type id line, then its payload indented below.

@@ -22,15 +22,19 @@ const MAX_DEPTH: usize = 1024;
 #[rustfmt::skip]
 #[path = "../generated/resource_binary.rs"]
 pub(crate) mod tables;
+/// The header and external entry fields per format, and the rules (spec/resource_binary.yaml).
+#[rustfmt::skip]
+#[path = "../generated/resource_layout.rs"]
+pub(crate) mod layout;
 
 /// The kind of type id `id` in format `format`, and whether the id is its 64-bit form.
-fn kind_of(id: u32, format: u32) -> Option<(Kind, bool)> {
+pub(crate) fn kind_of(id: u32, format: u32) -> Option<(Kind, bool)> {
     tables::TYPES.iter().find_map(|&(kind, i, since, wide)| {
         if format < since {
             None
         } else if i == id {
             Some((kind, false))
-        } else if wide == Some(id) && format >= 2 {
+        } else if wide == Some(id) && layout::WIDE_NUMBERS.holds(format) {
             Some((kind, true))
         } else {
             None

@@ -21,8 +21,8 @@
 //! ```
 
 mod binary;
-/// The type id tables, shared with `explain`'s walk of a `.res`.
-pub(crate) use binary::tables as type_tables;
+/// The type id tables and the file layout, shared with `explain`'s walk of a `.res`.
+pub(crate) use binary::{kind_of, layout, tables as type_tables};
 mod binary_write;
 mod convert;
 mod model;
