@@ -9,28 +9,16 @@ use gdvariant::container::{
 use gdvariant::framing::{frames, FrameReader, Framing};
 use gdvariant::{from_reader, to_writer, Format, Variant};
 use std::io::{self, Read, Write};
-use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 
 mod peak;
 use peak::{LIVE, PEAK};
 
-const PASSWORD: &str = "correct horse";
-const ENGINES: [&str; 2] = ["godot3.2.3", "godot4.4.1"];
-const MODES: [(Mode, &str); 4] = [
-    (Mode::FastLz, "fastlz"),
-    (Mode::Deflate, "deflate"),
-    (Mode::Zstd, "zstd"),
-    (Mode::Gzip, "gzip"),
-];
+#[path = "common/containers.rs"]
+mod containers_common;
+use containers_common::{fixture, MODES, PASSWORD};
 
-fn fixture(engine: &str, name: &str) -> Vec<u8> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/containers")
-        .join(engine)
-        .join(name);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
+const ENGINES: [&str; 2] = ["godot3.2.3", "godot4.4.1"];
 
 fn format(engine: &str) -> Format {
     let format = if engine.starts_with("godot3") {

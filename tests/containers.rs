@@ -5,27 +5,14 @@
 use gdvariant::container::{compressed, encrypted, ContainerError, EncryptedLayout, Key, Mode};
 use gdvariant::framing::{frames, Framing};
 use gdvariant::{Format, Variant};
-use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 
 mod peak;
 use peak::{LIVE, PEAK};
 
-const PASSWORD: &str = "correct horse";
-const MODES: [(Mode, &str); 4] = [
-    (Mode::FastLz, "fastlz"),
-    (Mode::Deflate, "deflate"),
-    (Mode::Zstd, "zstd"),
-    (Mode::Gzip, "gzip"),
-];
-
-fn fixture(engine: &str, name: &str) -> Vec<u8> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/containers")
-        .join(engine)
-        .join(name);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
+#[path = "common/containers.rs"]
+mod containers_common;
+use containers_common::{fixture, MODES, PASSWORD};
 
 fn values(engine: &str, plain: &[u8]) -> Vec<Variant> {
     let format = if engine.starts_with("godot3") {

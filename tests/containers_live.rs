@@ -10,13 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-const PASSWORD: &str = "correct horse";
-const MODES: [(Mode, &str); 4] = [
-    (Mode::FastLz, "fastlz"),
-    (Mode::Deflate, "deflate"),
-    (Mode::Zstd, "zstd"),
-    (Mode::Gzip, "gzip"),
-];
+#[path = "common/containers.rs"]
+mod containers_common;
+use containers_common::{MODES, PASSWORD};
 
 /// The raw key the harnesses use: `(i * 7 + 3) % 256`.
 fn raw_key() -> Key {

@@ -129,12 +129,7 @@ struct Walk<'a> {
     shift: usize,
 }
 
-fn err(offset: usize, message: impl Into<String>) -> ResourceError {
-    ResourceError::Binary {
-        offset,
-        message: message.into(),
-    }
-}
+use crate::resource::binary_error as err;
 
 impl<'a> Walk<'a> {
     fn line(&mut self, at: usize, depth: usize, field: &str, value: String, what: &str) {
@@ -401,10 +396,6 @@ impl<'a> Walk<'a> {
     }
 
     /// The kind of type id `id` in this file's format, and whether it is the 64-bit form.
-    fn kind_of(&self, id: u32) -> Option<(Kind, bool)> {
-        crate::resource::kind_of(id, self.format)
-    }
-
     /// One value: its type id line, then its payload indented below.
     fn value(&mut self, depth: usize, label: &str, nest: usize) -> Result<(), ResourceError> {
         let at = self.at;
@@ -412,15 +403,7 @@ impl<'a> Walk<'a> {
             return Err(err(at, format!("nesting deeper than {MAX_DEPTH}")));
         }
         let id = self.u32()?;
-        let (kind, long) = self.kind_of(id).ok_or_else(|| {
-            err(
-                at,
-                format!(
-                    "unknown binary resource type {id} in format {}",
-                    self.format
-                ),
-            )
-        })?;
+        let (kind, long) = crate::resource::type_at(id, self.format, at)?;
         let field = if label.is_empty() {
             "type".to_string()
         } else {

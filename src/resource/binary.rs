@@ -27,8 +27,18 @@ pub(crate) mod tables;
 #[path = "../generated/resource_layout.rs"]
 pub(crate) mod layout;
 
+/// [`kind_of`], or the error of an unknown type id read at `at`.
+pub(crate) fn type_at(id: u32, format: u32, at: usize) -> Result<(Kind, bool), ResourceError> {
+    kind_of(id, format).ok_or_else(|| {
+        err(
+            at,
+            format!("unknown binary resource type {id} in format {format}"),
+        )
+    })
+}
+
 /// The kind of type id `id` in format `format`, and whether the id is its 64-bit form.
-pub(crate) fn kind_of(id: u32, format: u32) -> Option<(Kind, bool)> {
+fn kind_of(id: u32, format: u32) -> Option<(Kind, bool)> {
     tables::TYPES.iter().find_map(|&(kind, i, since, wide)| {
         if format < since {
             None
@@ -62,7 +72,7 @@ struct Reader<'a> {
     sub_ids: Vec<Variant>,
 }
 
-fn err(offset: usize, message: impl Into<String>) -> ResourceError {
+pub(crate) fn err(offset: usize, message: impl Into<String>) -> ResourceError {
     ResourceError::Binary {
         offset,
         message: message.into(),
@@ -172,15 +182,7 @@ impl<'a> Reader<'a> {
         }
         let id = self.u32()?;
         let wide = self.real64;
-        let (kind, long) = kind_of(id, self.format).ok_or_else(|| {
-            err(
-                at,
-                format!(
-                    "unknown binary resource type {id} in format {}",
-                    self.format
-                ),
-            )
-        })?;
+        let (kind, long) = type_at(id, self.format, at)?;
         if let Some(v) =
             with_fixed!(kind, T => Some(self.fixed::<T>(wide)?.into_variant()), _ => None)
         {

@@ -22,7 +22,7 @@
 
 mod binary;
 /// The type id tables and the file layout, shared with `explain`'s walk of a `.res`.
-pub(crate) use binary::{kind_of, layout, tables as type_tables};
+pub(crate) use binary::{err as binary_error, layout, tables as type_tables, type_at};
 mod binary_write;
 mod convert;
 mod model;

@@ -296,6 +296,11 @@ const SCENE_CLASS: &str = "PackedScene";
 /// 4.5's Grisu2 form and not `%lg`'s, `Some(false)` the reverse, `None` when both print it
 /// alike (or neither, for text no writer of ours gives).
 fn reals_of(value: &Variant, source: &str, format_4: bool) -> Option<bool> {
+    // The two forms differ only in a real with a fraction or an exponent: text without
+    // either says nothing, and is not written twice to find that out.
+    if !source.contains(['.', 'e']) {
+        return None;
+    }
     let old = write_resource_value(value, Dialect::Godot4, format_4, false);
     let new = write_resource_value(value, Dialect::Godot4, format_4, true);
     match (old == source, new == source) {
